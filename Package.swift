@@ -1,0 +1,76 @@
+// swift-tools-version: 6.1
+// (6.1 because hummingbird-project/swift-websocket's manifest requires it.)
+import PackageDescription
+
+/// Upcoming-feature flags applied to every target of this package (see the loop at the bottom).
+let upcomingFeatures: [SwiftSetting] = [
+    // https://github.com/swiftlang/swift-evolution/blob/main/proposals/0335-existential-any.md
+    .enableUpcomingFeature("ExistentialAny"),
+    // https://github.com/swiftlang/swift-evolution/blob/main/proposals/0444-member-import-visibility.md
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "swift-pusher-channels",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
+    products: [
+        .library(name: "PusherChannels", targets: ["PusherChannels"]),
+        .library(name: "PusherChannelsTesting", targets: ["PusherChannelsTesting"]),
+        .executable(name: "pusher-channels", targets: ["PusherChannelsCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // The protocol engine: wire codec, channel names, connection and subscription state machines.
+        // No I/O, no clock reads, no dependencies.
+        .target(name: "PusherCore"),
+        // The client users import: the `PusherClient` actor, its sequences, the WebSocket transport.
+        .target(
+            name: "PusherChannels",
+            dependencies: [
+                "PusherCore",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Test support for our tests and users' tests: a virtual clock and an in-process fake server.
+        .target(
+            name: "PusherChannelsTesting",
+            dependencies: [
+                "PusherChannels",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "PusherChannelsCLI",
+            dependencies: [
+                "PusherChannels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),
+        .testTarget(
+            name: "PusherChannelsTests",
+            dependencies: ["PusherChannels", "PusherChannelsTesting"]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

@@ -1,0 +1,5 @@
+import WSClient
+import NIOSSL
+import Logging
+import ServiceLifecycle
+import NIOConcurrencyHelpers

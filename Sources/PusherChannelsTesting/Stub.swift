@@ -1,0 +1,3 @@
+import NIOPosix
+import NIOHTTP1
+import NIOWebSocket

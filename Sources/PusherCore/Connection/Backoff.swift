@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+
+/// Capped, jittered exponential backoff between reconnection attempts.
+///
+/// The delay before attempt *n* (counting from 1) is `initialDelay × multiplier^(n-1)`, capped at
+/// `maximumDelay`, then shortened by a random fraction of up to `jitter` so that many clients
+/// dropped at once do not come back at once.
+///
+/// Defaults: 1 s, doubling, capped at 30 s, 20 % jitter, unlimited attempts.
+public struct Backoff: Sendable, Hashable {
+    public var initialDelay: Duration
+    public var maximumDelay: Duration
+    public var multiplier: Double
+    /// The largest fraction (0…1) removed from a delay at random.
+    public var jitter: Double
+    /// How many reconnection attempts in a row before giving up; `nil` never gives up.
+    public var maximumAttempts: Int?
+
+    public init(
+        initialDelay: Duration = .seconds(1),
+        maximumDelay: Duration = .seconds(30),
+        multiplier: Double = 2,
+        jitter: Double = 0.2,
+        maximumAttempts: Int? = nil
+    ) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.multiplier = multiplier
+        self.jitter = jitter
+        self.maximumAttempts = maximumAttempts
+    }
+
+    /// The delay before attempt `attempt` (1-based), given a uniform random sample in `0..<1`.
+    public func delay(forAttempt attempt: Int, random: Double) -> Duration {
+        let maximum = Self.seconds(self.maximumDelay)
+        var seconds = Self.seconds(self.initialDelay)
+        var step = 1
+        while step < attempt && seconds < maximum {
+            seconds *= max(self.multiplier, 1)
+            step += 1
+        }
+        seconds = min(seconds, maximum)
+        let jitter = min(max(self.jitter, 0), 1)
+        let sample = min(max(random, 0), 1)
+        seconds *= 1 - jitter * sample
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+
+/// The connection lifecycle as a pure state machine: connect, handshake, liveness, close-code
+/// handling and reconnection.
+///
+/// It performs no I/O and reads no clock. The driver feeds it events (each carrying the current
+/// time as an offset from an arbitrary origin, and for events that may back off a uniform random
+/// sample) and performs the ``Action``s it returns. Every connection attempt gets a new
+/// *generation* number; events about an older generation are ignored, so a late callback from a
+/// socket that was already replaced can never disturb the current one.
+///
+/// Timers are of two kinds:
+/// - the reconnect delay, requested with ``Action/startReconnectTimer(generation:delay:)`` and
+///   cancelled with ``Action/cancelReconnectTimer(generation:)``;
+/// - a per-connection *watchdog* the driver runs while a socket exists. It calls
+///   ``watchdogFired(generation:at:random:)`` and sleeps for as long as the answer says. The
+///   watchdog covers the handshake timeout, the activity timeout (ping), the pong timeout and the
+///   close timeout.
+public struct ConnectionStateMachine: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// Inactivity after which the client pings; the server's `activity_timeout` lowers it.
+        public var activityTimeout: Duration
+        /// How long to wait for any message after a ping before dropping the socket.
+        public var pongTimeout: Duration
+        /// How long the socket may take to open and deliver `pusher:connection_established`.
+        public var handshakeTimeout: Duration
+        /// How long a socket the client closed may take to finish the close handshake.
+        public var closeTimeout: Duration
+        public var backoff: Backoff
+
+        public init(
+            activityTimeout: Duration = .seconds(120),
+            pongTimeout: Duration = .seconds(30),
+            handshakeTimeout: Duration = .seconds(10),
+            closeTimeout: Duration = .seconds(5),
+            backoff: Backoff = Backoff()
+        ) {
+            self.activityTimeout = activityTimeout
+            self.pongTimeout = pongTimeout
+            self.handshakeTimeout = handshakeTimeout
+            self.closeTimeout = closeTimeout
+            self.backoff = backoff
+        }
+    }
+
+    public enum Action: Sendable, Hashable {
+        /// Open a socket for `generation` and run its watchdog.
+        case openConnection(generation: Int)
+        /// Send a text frame on the socket of `generation`.
+        case send(generation: Int, text: String)
+        /// Start the close handshake (normal closure) on `generation`.
+        case closeConnection(generation: Int)
+        /// Drop the socket of `generation` at once, without a handshake.
+        case abortConnection(generation: Int)
+        case startReconnectTimer(generation: Int, delay: Duration)
+        case cancelReconnectTimer(generation: Int)
+        /// The public state changed.
+        case publishState(ConnectionState)
+        /// The connection is ready: (re)subscribe channels.
+        case connectionReady(socketID: String)
+        /// The ready connection is gone: subscriptions must wait for the next one.
+        case connectionLost
+        /// The run can end: the machine is stopped and owns no socket.
+        case finished
+    }
+
+    /// What the watchdog of a socket does next.
+    public enum WatchdogDecision: Sendable, Hashable {
+        case sleep(Duration)
+        case stop
+    }
+
+    private struct Attempt: Sendable {
+        var generation: Int
+        /// Reconnection attempts since the last successful connection (0 for a fresh connect).
+        var attempt: Int
+        /// Exponent of the backoff: like `attempt`, but 42xx closes do not advance it.
+        var streak: Int
+    }
+
+    private enum State: Sendable {
+        case idle
+        case connecting(Attempt, startedAt: Duration, socketOpen: Bool, established: Established?)
+        case connected(Attempt, socketID: String, activityTimeout: Duration, pingSentAt: Duration?)
+        case waiting(Attempt)
+        case stopped
+    }
+
+    private struct Established: Sendable {
+        var socketID: String
+        var activityTimeout: Duration?
+    }
+
+    public let configuration: Configuration
+    private var state: State = .idle
+    public private(set) var publicState: ConnectionState = .initialized
+    private var nextGeneration = 1
+    /// Sockets the client closed and is waiting on, with the time the close started.
+    private var closing: [Int: Duration] = [:]
+    /// When the last message arrived on the current socket.
+    private var lastActivity: Duration = .zero
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The generation whose messages count: the socket being connected or connected.
+    public var activeGeneration: Int? {
+        switch self.state {
+        case .connecting(let attempt, _, _, _), .connected(let attempt, _, _, _): attempt.generation
+        case .idle, .waiting, .stopped: nil
+        }
+    }
+
+    /// The generation of the ready connection, if there is one.
+    public var readyGeneration: Int? {
+        if case .connected(let attempt, _, _, _) = self.state { return attempt.generation }
+        return nil
+    }
+
+    public var isStopped: Bool {
+        if case .stopped = self.state { return true }
+        return false
+    }
+
+    // MARK: Requests
+
+    /// Connect now. From `waiting` the pending delay is skipped; from idle (initialized,
+    /// disconnected or failed) the attempt counter starts afresh.
+    public mutating func connect(at now: Duration) -> [Action] {
+        switch self.state {
+        case .idle:
+            return self.open(Attempt(generation: 0, attempt: 0, streak: 0), at: now)
+        case .waiting(let attempt):
+            return [.cancelReconnectTimer(generation: attempt.generation)] + self.open(attempt, at: now)
+        case .connecting, .connected, .stopped:
+            return []
+        }
+    }
+
+    /// Disconnect on request: cancels a pending reconnect, closes the socket, and stays idle.
+    public mutating func disconnect(at now: Duration) -> [Action] {
+        var actions = self.tearDown(at: now)
+        if case .stopped = self.state { return actions }
+        self.state = .idle
+        actions += self.publish(.disconnected)
+        return actions
+    }
+
+    /// Stop for good (the end of `run()`): like ``disconnect(at:)``, then ``Action/finished`` once no
+    /// socket is left.
+    public mutating func shutdown(at now: Duration) -> [Action] {
+        var actions = self.tearDown(at: now)
+        if case .stopped = self.state { return actions }
+        self.state = .stopped
+        actions += self.publish(.disconnected)
+        if self.closing.isEmpty { actions.append(.finished) }
+        return actions
+    }
+
+    private mutating func tearDown(at now: Duration) -> [Action] {
+        switch self.state {
+        case .idle, .stopped:
+            return []
+        case .waiting(let attempt):
+            return [.cancelReconnectTimer(generation: attempt.generation)]
+        case .connecting(let attempt, _, _, _):
+            self.closing[attempt.generation] = now
+            return [.closeConnection(generation: attempt.generation)]
+        case .connected(let attempt, _, _, _):
+            self.closing[attempt.generation] = now
+            return [.connectionLost, .closeConnection(generation: attempt.generation)]
+        }
+    }
+
+    // MARK: Socket events
+
+    public mutating func transportOpened(generation: Int, at now: Duration) -> [Action] {
+        guard case .connecting(let attempt, let startedAt, false, let established) = self.state,
+            attempt.generation == generation
+        else { return [] }
+        self.state = .connecting(attempt, startedAt: startedAt, socketOpen: true, established: established)
+        if let established { return self.becomeConnected(attempt, established, at: now) }
+        return []
+    }
+
+    /// Any message arrived on `generation`'s socket. Call for every message; it is cheap.
+    @inline(__always)
+    public mutating func messageReceived(at now: Duration) {
+        self.lastActivity = now
+    }
+
+    /// `pusher:connection_established` arrived. `activityTimeout` is the server's value, if sent.
+    public mutating func connectionEstablished(
+        generation: Int,
+        socketID: String,
+        activityTimeout: Duration?,
+        at now: Duration
+    ) -> [Action] {
+        let established = Established(socketID: socketID, activityTimeout: activityTimeout)
+        switch self.state {
+        case .connecting(let attempt, let startedAt, let socketOpen, _) where attempt.generation == generation:
+            guard socketOpen else {
+                self.state = .connecting(attempt, startedAt: startedAt, socketOpen: false, established: established)
+                return []
+            }
+            return self.becomeConnected(attempt, established, at: now)
+        case .connected(let attempt, _, _, _) where attempt.generation == generation:
+            // A second handshake on the same socket: the server gave us a new identity.
+            return [.connectionLost] + self.becomeConnected(attempt, established, at: now)
+        default:
+            return []
+        }
+    }
+
+    /// A `pusher:ping` arrived: answer it.
+    public func pingReceived(generation: Int) -> [Action] {
+        guard self.activeGeneration == generation else { return [] }
+        return [.send(generation: generation, text: OutboundMessage.pong)]
+    }
+
+    /// The socket of `generation` closed. `closeCode` is nil when no close frame was received.
+    public mutating func transportClosed(
+        generation: Int,
+        closeCode: Int?,
+        reason: String?,
+        at now: Duration,
+        random: Double
+    ) -> [Action] {
+        let cause: PusherError
+        if let closeCode {
+            let text = reason.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
+            cause = PusherError(.connectionClosed, "server closed the connection\(text)", closeCode: closeCode)
+        } else {
+            cause = PusherError(.connectionClosed, "connection closed without a close frame", closeCode: 1006)
+        }
+        return self.connectionEnded(generation: generation, cause: cause, at: now, random: random)
+    }
+
+    /// The socket of `generation` could not be opened or failed.
+    public mutating func transportFailed(
+        generation: Int,
+        error: PusherError,
+        at now: Duration,
+        random: Double
+    ) -> [Action] {
+        self.connectionEnded(generation: generation, cause: error, at: now, random: random)
+    }
+
+    public mutating func reconnectTimerFired(generation: Int, at now: Duration) -> [Action] {
+        guard case .waiting(let attempt) = self.state, attempt.generation == generation else { return [] }
+        return self.open(attempt, at: now)
+    }
+
+    // MARK: Watchdog
+
+    /// The watchdog of `generation` woke up (or is starting). Returns how long it sleeps next and
+    /// what to do now.
+    public mutating func watchdogFired(
+        generation: Int,
+        at now: Duration,
+        random: Double
+    ) -> (WatchdogDecision, [Action]) {
+        if let closeStarted = self.closing[generation] {
+            let elapsed = now - closeStarted
+            if elapsed >= self.configuration.closeTimeout {
+                self.closing[generation] = nil
+                return (.stop, [.abortConnection(generation: generation)] + self.finishedIfDone())
+            }
+            return (.sleep(self.configuration.closeTimeout - elapsed), [])
+        }
+        switch self.state {
+        case .connecting(let attempt, let startedAt, _, _) where attempt.generation == generation:
+            let elapsed = now - startedAt
+            guard elapsed >= self.configuration.handshakeTimeout else {
+                return (.sleep(self.configuration.handshakeTimeout - elapsed), [])
+            }
+            let cause = PusherError(.handshakeTimeout, "no pusher:connection_established within \(self.configuration.handshakeTimeout)")
+            let actions = [Action.abortConnection(generation: generation)]
+                + self.connectionEnded(generation: generation, cause: cause, at: now, random: random)
+            return (.stop, actions)
+
+        case .connected(let attempt, let socketID, let activityTimeout, let pingSentAt)
+        where attempt.generation == generation:
+            if let pingSentAt, self.lastActivity < pingSentAt {
+                let waited = now - pingSentAt
+                guard waited >= self.configuration.pongTimeout else {
+                    return (.sleep(self.configuration.pongTimeout - waited), [])
+                }
+                let cause = PusherError(.pongTimeout, "no reply to ping within \(self.configuration.pongTimeout)")
+                let actions = [Action.abortConnection(generation: generation)]
+                    + self.connectionEnded(generation: generation, cause: cause, at: now, random: random)
+                return (.stop, actions)
+            }
+            let idle = now - self.lastActivity
+            guard idle >= activityTimeout else {
+                if pingSentAt != nil {
+                    self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil)
+                }
+                return (.sleep(activityTimeout - idle), [])
+            }
+            self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now)
+            return (.sleep(self.configuration.pongTimeout), [.send(generation: generation, text: OutboundMessage.ping)])
+
+        default:
+            return (.stop, [])
+        }
+    }
+
+    // MARK: Internals
+
+    private mutating func open(_ previous: Attempt, at now: Duration) -> [Action] {
+        var attempt = previous
+        attempt.generation = self.nextGeneration
+        self.nextGeneration += 1
+        self.lastActivity = now
+        self.state = .connecting(attempt, startedAt: now, socketOpen: false, established: nil)
+        return [.openConnection(generation: attempt.generation)] + self.publish(.connecting(attempt: attempt.attempt))
+    }
+
+    private mutating func becomeConnected(_ attempt: Attempt, _ established: Established, at now: Duration) -> [Action] {
+        var timeout = self.configuration.activityTimeout
+        if let server = established.activityTimeout, server > .zero, server < timeout { timeout = server }
+        var fresh = attempt
+        fresh.attempt = 0
+        fresh.streak = 0
+        self.lastActivity = now
+        self.state = .connected(fresh, socketID: established.socketID, activityTimeout: timeout, pingSentAt: nil)
+        return self.publish(.connected(socketID: established.socketID)) + [.connectionReady(socketID: established.socketID)]
+    }
+
+    private mutating func connectionEnded(
+        generation: Int,
+        cause: PusherError,
+        at now: Duration,
+        random: Double
+    ) -> [Action] {
+        if self.closing.removeValue(forKey: generation) != nil { return self.finishedIfDone() }
+        var actions: [Action] = []
+        let previous: Attempt
+        switch self.state {
+        case .connecting(let attempt, _, _, _) where attempt.generation == generation:
+            previous = attempt
+        case .connected(let attempt, _, _, _) where attempt.generation == generation:
+            previous = attempt
+            actions.append(.connectionLost)
+        default:
+            return []
+        }
+
+        let policy: CloseCodePolicy =
+            cause.code == .pongTimeout ? .reconnectImmediately : CloseCodePolicy(closeCode: cause.closeCode)
+        var next = previous
+        next.attempt += 1
+        let delay: Duration
+        switch policy {
+        case .doNotReconnect:
+            self.state = .idle
+            return actions + self.publish(.failed(cause))
+        case .reconnectImmediately:
+            delay = .zero
+        case .reconnectWithBackoff(let minimumDelay):
+            next.streak += 1
+            delay = max(minimumDelay, self.configuration.backoff.delay(forAttempt: next.streak, random: random))
+        }
+        if let maximum = self.configuration.backoff.maximumAttempts, next.attempt > maximum {
+            self.state = .idle
+            let error = PusherError(
+                .reconnectAttemptsExhausted,
+                "gave up after \(maximum) reconnection attempts; last: \(cause.message)",
+                closeCode: cause.closeCode,
+                cause: cause
+            )
+            return actions + self.publish(.failed(error))
+        }
+        actions += self.publish(.reconnecting(attempt: next.attempt, delay: delay, cause: cause))
+        if delay == .zero {
+            return actions + self.open(next, at: now)
+        }
+        next.generation = self.nextGeneration
+        self.nextGeneration += 1
+        self.state = .waiting(next)
+        return actions + [.startReconnectTimer(generation: next.generation, delay: delay)]
+    }
+
+    private func finishedIfDone() -> [Action] {
+        if case .stopped = self.state, self.closing.isEmpty { return [.finished] }
+        return []
+    }
+
+    private mutating func publish(_ state: ConnectionState) -> [Action] {
+        guard state != self.publicState else { return [] }
+        self.publicState = state
+        return [.publishState(state)]
+    }
+}

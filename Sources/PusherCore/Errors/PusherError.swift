@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+
+/// Every failure this package reports: connection closes, server errors, bad input, misuse.
+///
+/// Compare errors by ``code``; the other fields say more. ``closeCode`` carries the WebSocket close
+/// code or the `code` of a `pusher:error` message exactly as the server sent it.
+public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added in minor releases.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case connectionClosed, transportFailed, handshakeTimeout, pongTimeout
+            case reconnectAttemptsExhausted, serverError, malformedMessage, invalidChannelName
+            case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired
+            case alreadyRunning, invalidConfiguration
+        }
+        private let base: Base
+
+        /// The server closed the connection; ``PusherError/closeCode`` holds the code.
+        public static let connectionClosed = Code(base: .connectionClosed)
+        /// The connection could not be opened or broke (DNS, TCP, TLS, upgrade refused, reset).
+        public static let transportFailed = Code(base: .transportFailed)
+        /// The socket opened but `pusher:connection_established` did not arrive in time.
+        public static let handshakeTimeout = Code(base: .handshakeTimeout)
+        /// A ping went unanswered for the pong timeout; the socket was dropped.
+        public static let pongTimeout = Code(base: .pongTimeout)
+        /// The configured maximum number of reconnection attempts was used up.
+        public static let reconnectAttemptsExhausted = Code(base: .reconnectAttemptsExhausted)
+        /// The server sent `pusher:error`.
+        public static let serverError = Code(base: .serverError)
+        /// A received frame was not a valid protocol message (bad JSON, binary frame, missing fields).
+        public static let malformedMessage = Code(base: .malformedMessage)
+        /// A channel name is empty, too long, has characters Pusher rejects, or is reserved.
+        public static let invalidChannelName = Code(base: .invalidChannelName)
+        /// Event data could not be decoded into the requested type.
+        public static let decodingFailed = Code(base: .decodingFailed)
+        /// A consumer fell behind by more than its buffer allows (see ``BufferingPolicy``).
+        public static let consumerTooSlow = Code(base: .consumerTooSlow)
+        /// The server refused a subscription.
+        public static let subscriptionFailed = Code(base: .subscriptionFailed)
+        /// The channel needs authorization and the client has no authorizer for it.
+        public static let authorizationRequired = Code(base: .authorizationRequired)
+        /// `run()` was called on a client that is already running or has finished.
+        public static let alreadyRunning = Code(base: .alreadyRunning)
+        /// The client options cannot form a valid connection URL.
+        public static let invalidConfiguration = Code(base: .invalidConfiguration)
+
+        public var description: String { self.base.rawValue }
+    }
+
+    public var code: Code
+    public var message: String
+    /// The WebSocket close code, or the `code` of a `pusher:error`.
+    public var closeCode: Int?
+    /// The channel the error concerns, when there is one.
+    public var channel: String?
+    /// The underlying error, when there is one. Not part of equality.
+    public var cause: (any Error & Sendable)?
+
+    public init(
+        _ code: Code,
+        _ message: String,
+        closeCode: Int? = nil,
+        channel: String? = nil,
+        cause: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.closeCode = closeCode
+        self.channel = channel
+        self.cause = cause
+    }
+
+    public var description: String {
+        var text = "\(self.code): \(self.message)"
+        if let closeCode { text += " (code \(closeCode))" }
+        if let channel { text += " [channel \(channel)]" }
+        if let cause { text += " (cause: \(cause))" }
+        return text
+    }
+
+    public static func == (lhs: PusherError, rhs: PusherError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.closeCode == rhs.closeCode
+            && lhs.channel == rhs.channel
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.code)
+        hasher.combine(self.message)
+        hasher.combine(self.closeCode)
+        hasher.combine(self.channel)
+    }
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+
+/// One message of the Pusher protocol as it arrived: `{"event", "channel"?, "data"?, "user_id"?}`.
+///
+/// `data` is kept as text. Pusher sends it as a JSON string that itself holds JSON ("double
+/// encoding"); that string is unescaped once and kept exactly. Some servers send an object instead;
+/// then `data` is the object's exact JSON text. Either way, decoding the JSON inside is left to
+/// whoever needs it, so a channel event is parsed once and only its envelope.
+public struct PusherMessage: Sendable, Hashable {
+    public var event: String
+    public var channel: String?
+    public var data: String?
+    /// The `user_id` field, present on client events of presence channels. Numbers become their text.
+    public var userID: String?
+
+    public init(event: String, channel: String? = nil, data: String? = nil, userID: String? = nil) {
+        self.event = event
+        self.channel = channel
+        self.data = data
+        self.userID = userID
+    }
+
+    /// Parses the text of one WebSocket message.
+    public init(parsing text: String) throws(PusherError) {
+        do {
+            self = try text.withUTF8Bytes { (bytes) throws(JSONError) -> PusherMessage in
+                try Self.parseEnvelope(bytes)
+            }
+        } catch {
+            throw PusherError(.malformedMessage, "invalid message: \(error.reason)")
+        }
+    }
+
+    private static func parseEnvelope(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> PusherMessage {
+        var scanner = JSONScanner(bytes)
+        var event: String?
+        var channel: String?
+        var data: String?
+        var userID: String?
+        try scanner.expect(UInt8(ascii: "{"))
+        if !(try scanner.consume(UInt8(ascii: "}"))) {
+            repeat {
+                let key = try scanner.readString()
+                try scanner.expect(UInt8(ascii: ":"))
+                switch key {
+                case "event":
+                    guard try scanner.peek() == UInt8(ascii: "\"") else { throw JSONError("event is not a string") }
+                    event = try scanner.readString()
+                case "channel":
+                    channel = try Self.readOptionalString(&scanner)
+                case "data":
+                    data = try Self.readText(&scanner)
+                case "user_id":
+                    userID = try Self.readText(&scanner)
+                default:
+                    _ = try scanner.skipValue()
+                }
+            } while try scanner.consume(UInt8(ascii: ","))
+            try scanner.expect(UInt8(ascii: "}"))
+        }
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw JSONError("trailing characters") }
+        guard let event else { throw JSONError("no event name") }
+        return PusherMessage(event: event, channel: channel, data: data, userID: userID)
+    }
+
+    private static func readOptionalString(_ scanner: inout JSONScanner) throws(JSONError) -> String? {
+        switch try scanner.peek() {
+        case UInt8(ascii: "\""): return try scanner.readString()
+        case UInt8(ascii: "n"):
+            _ = try scanner.skipValue()
+            return nil
+        default: throw JSONError("channel is not a string")
+        }
+    }
+
+    /// A string value unescaped; `null` as nil; anything else as its exact JSON text.
+    private static func readText(_ scanner: inout JSONScanner) throws(JSONError) -> String? {
+        switch try scanner.peek() {
+        case UInt8(ascii: "\""): return try scanner.readString()
+        case UInt8(ascii: "n"):
+            _ = try scanner.skipValue()
+            return nil
+        default: return scanner.text(try scanner.skipValue())
+        }
+    }
+
+    /// The `data` field parsed as JSON (for control messages).
+    public func parsedData() throws(PusherError) -> JSONValue {
+        guard let data else { return .null }
+        return try JSONValue(parsing: data)
+    }
+
+    /// The message as JSON text with `data` sent as a string (how a server sends events).
+    public var serializedWithStringData: String {
+        var output = "{\"event\":"
+        JSONWriter.appendQuoted(self.event, to: &output)
+        if let channel {
+            output += ",\"channel\":"
+            JSONWriter.appendQuoted(channel, to: &output)
+        }
+        if let data {
+            output += ",\"data\":"
+            JSONWriter.appendQuoted(data, to: &output)
+        }
+        if let userID {
+            output += ",\"user_id\":"
+            JSONWriter.appendQuoted(userID, to: &output)
+        }
+        output += "}"
+        return output
+    }
+}
+
+/// Event names the protocol reserves.
+public enum PusherEventName {
+    public static let connectionEstablished = "pusher:connection_established"
+    public static let error = "pusher:error"
+    public static let ping = "pusher:ping"
+    public static let pong = "pusher:pong"
+    public static let subscribe = "pusher:subscribe"
+    public static let unsubscribe = "pusher:unsubscribe"
+    public static let subscriptionError = "pusher:subscription_error"
+    public static let subscriptionSucceeded = "pusher_internal:subscription_succeeded"
+    public static let internalPrefix = "pusher_internal:"
+    public static let protocolPrefix = "pusher:"
+}
+
+/// The control messages this client sends. `data` is always a JSON object (some servers reject a
+/// string here).
+public enum OutboundMessage {
+    public static let ping = #"{"event":"pusher:ping","data":{}}"#
+    public static let pong = #"{"event":"pusher:pong","data":{}}"#
+
+    public static func subscribe(channel: String, auth: String? = nil, channelData: String? = nil) -> String {
+        var output = #"{"event":"pusher:subscribe","data":{"channel":"#
+        JSONWriter.appendQuoted(channel, to: &output)
+        if let auth {
+            output += #","auth":"#
+            JSONWriter.appendQuoted(auth, to: &output)
+        }
+        if let channelData {
+            output += #","channel_data":"#
+            JSONWriter.appendQuoted(channelData, to: &output)
+        }
+        output += "}}"
+        return output
+    }
+
+    public static func unsubscribe(channel: String) -> String {
+        var output = #"{"event":"pusher:unsubscribe","data":{"channel":"#
+        JSONWriter.appendQuoted(channel, to: &output)
+        output += "}}"
+        return output
+    }
+}
