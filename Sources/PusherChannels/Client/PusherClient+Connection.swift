@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import NIOCore
+import NIOWebSocket
+import PusherCore
+import WSClient
+
+extension PusherClient {
+    private enum ConnectionOutcome: Sendable {
+        case closed(code: Int?, reason: String?)
+        case failed(any Error)
+        case aborted
+    }
+
+    /// One socket's whole life: open, read and write, watchdog; ends when the socket closes, fails
+    /// or is aborted through its handle.
+    nonisolated func runConnection(generation: Int, url: String, handle: ConnectionHandle) async {
+        let configuration = WebSocketClientConfiguration(
+            maxFrameSize: self.options.maximumMessageSize,
+            closeTimeout: self.options.closeTimeout,
+            validateUTF8: true
+        )
+        let maximumMessageSize = self.options.maximumMessageSize
+        let transportLogger = self.logger ?? Logger(label: "pusher-channels", factory: { _ in SwiftLogNoOpLogHandler() })
+
+        let outcome = await withTaskGroup(of: ConnectionOutcome.self) { group in
+            group.addTask {
+                do {
+                    let closeFrame = try await WebSocketClient.connect(
+                        url: url,
+                        configuration: configuration,
+                        tlsConfiguration: self.options.tlsConfiguration,
+                        logger: transportLogger
+                    ) { inbound, outbound, _ in
+                        await self.transportOpened(generation: generation)
+                        try await withThrowingTaskGroup(of: Void.self) { socketGroup in
+                            socketGroup.addTask {
+                                for await frame in handle.frames {
+                                    switch frame {
+                                    case .text(let text): try await outbound.write(.text(text))
+                                    case .close: try await outbound.close(.normalClosure, reason: nil)
+                                    }
+                                }
+                            }
+                            socketGroup.addTask {
+                                await self.runWatchdog(generation: generation)
+                            }
+                            for try await message in inbound.messages(maxSize: maximumMessageSize) {
+                                switch message {
+                                case .text(let text):
+                                    await self.received(text, generation: generation)
+                                case .binary:
+                                    await self.report(PusherError(.malformedMessage, "binary frames are not part of the protocol"))
+                                }
+                            }
+                            socketGroup.cancelAll()
+                        }
+                    }
+                    return .closed(code: closeFrame.map { Int(UInt16(webSocketErrorCode: $0.closeCode)) }, reason: closeFrame?.reason)
+                } catch {
+                    return .failed(error)
+                }
+            }
+            group.addTask {
+                await handle.abort.wait()
+                return .aborted
+            }
+            let first = await group.next() ?? .aborted
+            group.cancelAll()
+            return first
+        }
+        await self.connectionEnded(generation: generation, outcome: outcome)
+    }
+
+    private func connectionEnded(generation: Int, outcome: ConnectionOutcome) {
+        self.connections.removeValue(forKey: generation)?.outbox.finish()
+        let now = self.clock.now
+        let random = Double.random(in: 0..<1)
+        switch outcome {
+        case .closed(let code, let reason):
+            self.log(.debug, "connection closed", ["pusher.generation": "\(generation)", "pusher.close_code": "\(code.map(String.init) ?? "none")"])
+            self.perform(self.connection.transportClosed(generation: generation, closeCode: code, reason: reason, at: now, random: random))
+        case .failed(let error):
+            self.log(.debug, "connection failed", ["pusher.generation": "\(generation)", "pusher.error": "\(error)"])
+            let failure = PusherError(.transportFailed, "connection failed: \(error)", cause: error)
+            self.perform(self.connection.transportFailed(generation: generation, error: failure, at: now, random: random))
+        case .aborted:
+            self.log(.debug, "connection dropped", ["pusher.generation": "\(generation)"])
+            self.perform(self.connection.transportClosed(generation: generation, closeCode: nil, reason: nil, at: now, random: random))
+        }
+    }
+
+    private func transportOpened(generation: Int) {
+        self.perform(self.connection.transportOpened(generation: generation, at: self.clock.now))
+    }
+
+    /// Sleeps on the injected clock for as long as the state machine says, asking again on every
+    /// wake-up; handles the handshake, activity, pong and close timeouts of one socket.
+    private nonisolated func runWatchdog(generation: Int) async {
+        var decision = await self.watchdogFired(generation: generation)
+        while case .sleep(let duration) = decision {
+            do {
+                try await self.clock.sleep(for: duration)
+            } catch {
+                return
+            }
+            decision = await self.watchdogFired(generation: generation)
+        }
+    }
+
+    private func watchdogFired(generation: Int) -> ConnectionStateMachine.WatchdogDecision {
+        let (decision, actions) = self.connection.watchdogFired(generation: generation, at: self.clock.now, random: .random(in: 0..<1))
+        self.perform(actions)
+        return decision
+    }
+
+    // MARK: Inbound messages
+
+    /// Handles one text frame. This is the per-event hot path: one envelope parse, one dictionary
+    /// lookup, one yield per consumer.
+    func received(_ text: String, generation: Int) {
+        guard generation == self.connection.activeGeneration else { return }
+        self.connection.messageReceived(at: self.clock.now)
+        let message: PusherMessage
+        do {
+            message = try PusherMessage(parsing: text)
+        } catch {
+            self.report(error)
+            return
+        }
+        if message.event.utf8.first == UInt8(ascii: "p") && message.event.hasPrefix("pusher") {
+            self.handleProtocolMessage(message, generation: generation)
+        } else {
+            self.deliver(message)
+        }
+    }
+
+    private func deliver(_ message: PusherMessage) {
+        guard let channel = message.channel else {
+            self.log(.trace, "dropping event without channel", ["pusher.event": "\(message.event)"])
+            return
+        }
+        let listeners = self.channelListeners[channel]
+        guard listeners != nil || !self.allEventListeners.isEmpty else { return }
+        let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
+        var removed: [Int] = []
+        if let listeners {
+            for listener in listeners where listener.eventName == nil || listener.eventName == event.name {
+                if !self.yield(event, to: listener) { removed.append(listener.id) }
+            }
+        }
+        for listener in self.allEventListeners {
+            if !self.yield(event, to: listener) { removed.append(listener.id) }
+        }
+        for id in removed { self.removeListener(id) }
+    }
+
+    /// Yields to one consumer; returns false when the consumer is gone (or was just failed).
+    private func yield(_ event: ChannelEvent, to listener: EventListener) -> Bool {
+        switch listener.continuation.yield(event) {
+        case .enqueued:
+            return true
+        case .dropped:
+            guard listener.failsWhenFull else { return true }
+            listener.continuation.finish(
+                throwing: PusherError(
+                    .consumerTooSlow,
+                    "the consumer fell more than its buffer behind; later events were not delivered to it",
+                    channel: event.channel
+                )
+            )
+            return false
+        case .terminated:
+            return false
+        @unknown default:
+            return true
+        }
+    }
+
+    private func handleProtocolMessage(_ message: PusherMessage, generation: Int) {
+        switch message.event {
+        case PusherEventName.connectionEstablished:
+            guard let data = try? message.parsedData(), let socketID = data["socket_id"]?.stringValue else {
+                self.report(PusherError(.malformedMessage, "pusher:connection_established without a socket_id"))
+                return
+            }
+            let activityTimeout = data["activity_timeout"]?.intValue.map { Duration.seconds($0) }
+            self.perform(
+                self.connection.connectionEstablished(generation: generation, socketID: socketID, activityTimeout: activityTimeout, at: self.clock.now)
+            )
+        case PusherEventName.ping:
+            self.perform(self.connection.pingReceived(generation: generation))
+        case PusherEventName.pong:
+            break
+        case PusherEventName.error:
+            self.report(Self.serverError(from: message))
+        case PusherEventName.subscriptionSucceeded:
+            guard let channel = message.channel else { return }
+            self.perform(self.subscriptions.subscriptionSucceeded(channel))
+        case PusherEventName.subscriptionError:
+            guard let channel = message.channel else { return }
+            var error = Self.serverError(from: message)
+            error.code = .subscriptionFailed
+            error.channel = channel
+            self.perform(self.subscriptions.subscriptionFailed(channel, error: error))
+        default:
+            if message.event.hasPrefix(PusherEventName.internalPrefix) {
+                self.log(.trace, "ignoring internal event", ["pusher.event": "\(message.event)"])
+            } else {
+                // `pusher:` events on a channel (such as `pusher:cache_miss`) belong to its consumers.
+                self.deliver(message)
+            }
+        }
+    }
+
+    /// Reads `{"message", "code"}` from a `pusher:error`, whether `data` is an object, a JSON
+    /// string, plain text, or missing.
+    static func serverError(from message: PusherMessage) -> PusherError {
+        let data = try? message.parsedData()
+        let text = data?["message"]?.stringValue ?? (data == nil ? message.data : nil) ?? "server error"
+        return PusherError(.serverError, text, closeCode: data?["code"]?.intValue, channel: message.channel)
+    }
+}

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import PusherCore
+import ServiceLifecycle
+
+/// A client for the Pusher Channels protocol (version 7), for Pusher and every server that speaks it.
+///
+/// The client's background work (the socket, timers, reconnection) happens only while ``run()``
+/// runs: call it in a task group, hand the client to a swift-service-lifecycle `ServiceGroup`, or
+/// use ``withPusherClient(key:options:logger:_:)``, which runs it around a closure.
+///
+/// ```swift
+/// let client = PusherClient(key: "app-key", options: .init(cluster: "eu"))
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { try await client.run() }
+///     for try await event in client.events(on: "prices", named: "new-price") {
+///         let update = try event.decode(PriceUpdate.self)
+///     }
+/// }
+/// ```
+///
+/// Iterating ``events(on:named:buffering:)`` subscribes; cancelling the iterating task (or leaving
+/// the loop) unsubscribes once the channel's last consumer is gone. Subscriptions are kept as
+/// desired state: made before or after connecting, and made again after every reconnect.
+///
+/// Every timer (activity timeout, pong timeout, handshake timeout, reconnect backoff) runs on the
+/// injected `Clock`, so tests can drive the client in virtual time.
+///
+/// Cancelling the task that runs ``run()`` drops the connection at once; a graceful shutdown (from
+/// a `ServiceGroup`, or ``shutdown()``) closes it with a normal close frame first. Either way all
+/// sequences finish, and the client cannot be run again.
+public actor PusherClient: Service {
+    /// The application key.
+    public nonisolated let key: String
+    public nonisolated let options: PusherClientOptions
+
+    /// The value of the `client` query parameter the server sees.
+    public static let clientName = "swift-pusher-channels"
+    /// This library's version, sent as the `version` query parameter.
+    public static let version = "0.1.0"
+
+    nonisolated let clock: ClockAdapter
+    nonisolated let logger: Logger?
+    nonisolated let commands: AsyncStream<Command>.Continuation
+    private let commandStream: AsyncStream<Command>
+
+    private enum RunPhase {
+        case idle, running, finished
+    }
+
+    struct EventListener {
+        let id: Int
+        let eventName: String?
+        let failsWhenFull: Bool
+        let continuation: AsyncThrowingStream<ChannelEvent, any Error>.Continuation
+    }
+
+    private var runPhase = RunPhase.idle
+    var connection: ConnectionStateMachine
+    var subscriptions = SubscriptionStateMachine()
+    var connections: [Int: ConnectionHandle] = [:]
+    private var reconnectTimers: [Int: OneShotSignal] = [:]
+
+    var channelListeners: [String: [EventListener]] = [:]
+    var allEventListeners: [EventListener] = []
+    private var listenerChannels: [Int: String] = [:]
+    private var stateObservers = ObserverSet<ConnectionState>()
+    private var errorObservers = ObserverSet<PusherError>()
+    private var subscriptionObservers = ObserverSet<SubscriptionEvent>()
+    private var nextListenerID = 0
+
+    /// Creates a client whose timers run on the continuous clock.
+    ///
+    /// - Parameters:
+    ///   - key: The application key.
+    ///   - options: Where to connect and how to behave.
+    ///   - logger: Where to log. Without one the client logs nothing. Event payloads and secrets are
+    ///     logged at `trace` level at most.
+    public init(key: String, options: PusherClientOptions = .init(), logger: Logger? = nil) {
+        self.init(key: key, options: options, clock: ContinuousClock(), logger: logger)
+    }
+
+    /// Creates a client whose timers run on `clock` (a virtual clock in tests).
+    public init<C: Clock>(key: String, options: PusherClientOptions = .init(), clock: C, logger: Logger? = nil)
+    where C.Duration == Duration {
+        self.key = key
+        self.options = options
+        self.clock = ClockAdapter(clock)
+        self.logger = logger
+        self.connection = ConnectionStateMachine(configuration: options.stateMachineConfiguration)
+        (self.commandStream, self.commands) = AsyncStream.makeStream()
+    }
+
+    // MARK: Observing
+
+    /// The connection state now.
+    public var state: ConnectionState { self.connection.publicState }
+
+    /// Channels that currently have consumers, whether or not the server has confirmed them yet.
+    public var channels: [String] { self.subscriptions.channelNames }
+
+    /// Events of `channel`, optionally only those named `eventName`. See ``ChannelEventSequence``.
+    ///
+    /// - Parameter buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    public nonisolated func events(
+        on channel: String,
+        named eventName: String? = nil,
+        buffering: BufferingPolicy? = nil
+    ) -> ChannelEventSequence {
+        ChannelEventSequence(
+            client: self,
+            scope: .channel(channel, eventName: eventName),
+            buffering: buffering ?? self.options.buffering
+        )
+    }
+
+    /// Every event of every channel the client is subscribed to, once each. Does not subscribe to
+    /// anything by itself.
+    public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
+        ChannelEventSequence(client: self, scope: .all, buffering: buffering ?? self.options.buffering)
+    }
+
+    /// Connection states, starting with the current one.
+    public nonisolated var connectionStates: ConnectionStateSequence {
+        PusherSequence { await self.addStateObserver() }
+    }
+
+    /// Errors: connection closes and transport failures (also visible in the state), server
+    /// `pusher:error` messages, malformed frames, failed subscriptions.
+    public nonisolated var errors: PusherErrorSequence {
+        PusherSequence { await self.addErrorObserver() }
+    }
+
+    /// Subscription confirmations and refusals, for one channel or (with `nil`) for all.
+    public nonisolated func subscriptionEvents(on channel: String? = nil) -> SubscriptionEventSequence {
+        PusherSequence { await self.addSubscriptionObserver(channel: channel) }
+    }
+
+    // MARK: Control
+
+    /// Connects, if not connected or connecting. After a failure or ``disconnect()`` this starts
+    /// afresh; while waiting to reconnect it skips the rest of the delay.
+    public func connect() {
+        self.perform(self.connection.connect(at: self.clock.now))
+    }
+
+    /// Closes the connection (normal close) and cancels any pending reconnection, in every state.
+    /// Subscriptions are kept and made again on the next ``connect()``.
+    public func disconnect() {
+        self.perform(self.connection.disconnect(at: self.clock.now))
+    }
+
+    /// Asks ``run()`` to finish gracefully: the socket is closed with a normal close frame, then
+    /// every sequence finishes and `run()` returns.
+    public nonisolated func shutdown() {
+        self.commands.yield(.shutdown)
+    }
+
+    // MARK: Running
+
+    /// Runs the client until it is shut down or the calling task is cancelled. Call it once.
+    ///
+    /// - Throws: ``PusherError`` with code `alreadyRunning` when called a second time.
+    public func run() async throws {
+        guard case .idle = self.runPhase else {
+            throw PusherError(.alreadyRunning, "run() may be called only once per client")
+        }
+        self.runPhase = .running
+        self.log(.debug, "client running", ["pusher.host": "\(self.options.endpoint.host)"])
+        await withGracefulShutdownHandler {
+            await self.runLoop()
+        } onGracefulShutdown: {
+            self.commands.yield(.shutdown)
+        }
+        self.finishAll()
+        self.runPhase = .finished
+        self.log(.debug, "client stopped")
+    }
+
+    private func runLoop() async {
+        await withDiscardingTaskGroup { group in
+            if self.options.connectsAutomatically { self.connect() }
+            loop: for await command in self.commandStream {
+                switch command {
+                case .startConnection(let generation, let url, let handle):
+                    group.addTask { await self.runConnection(generation: generation, url: url, handle: handle) }
+                case .startReconnectTimer(let generation, let delay, let cancellation):
+                    group.addTask { await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation) }
+                case .removeListener(let id):
+                    self.removeListener(id)
+                case .shutdown:
+                    self.perform(self.connection.shutdown(at: self.clock.now))
+                case .finish:
+                    break loop
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    private nonisolated func runReconnectTimer(generation: Int, delay: Duration, cancellation: OneShotSignal) async {
+        let elapsed = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await self.clock.sleep(for: delay)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                await cancellation.wait()
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if elapsed { await self.reconnectTimerFired(generation: generation) }
+    }
+
+    private func reconnectTimerFired(generation: Int) {
+        self.reconnectTimers[generation] = nil
+        self.perform(self.connection.reconnectTimerFired(generation: generation, at: self.clock.now))
+    }
+
+    /// Ends every consumer's sequence and drops all state (end of `run()`).
+    private func finishAll() {
+        for listeners in self.channelListeners.values {
+            for listener in listeners { listener.continuation.finish() }
+        }
+        for listener in self.allEventListeners { listener.continuation.finish() }
+        self.stateObservers.finishAll()
+        self.errorObservers.finishAll()
+        self.subscriptionObservers.finishAll()
+        for handle in self.connections.values { handle.outbox.finish() }
+        self.channelListeners = [:]
+        self.allEventListeners = []
+        self.listenerChannels = [:]
+        self.connections = [:]
+        self.reconnectTimers = [:]
+    }
+
+    // MARK: Performing actions
+
+    func perform(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .openConnection(let generation):
+                let url: String
+                do {
+                    url = try self.options.endpoint.url(key: self.key, client: Self.clientName, version: Self.version)
+                } catch {
+                    self.perform(self.connection.transportFailed(generation: generation, error: error, at: self.clock.now, random: .random(in: 0..<1)))
+                    continue
+                }
+                let handle = ConnectionHandle()
+                self.connections[generation] = handle
+                self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
+                self.commands.yield(.startConnection(generation: generation, url: url, handle))
+            case .send(let generation, let text):
+                self.connections[generation]?.outbox.yield(.text(text))
+            case .closeConnection(let generation):
+                self.connections[generation]?.outbox.yield(.close)
+            case .abortConnection(let generation):
+                self.connections[generation]?.abort.fire()
+            case .startReconnectTimer(let generation, let delay):
+                let cancellation = OneShotSignal()
+                self.reconnectTimers[generation] = cancellation
+                self.commands.yield(.startReconnectTimer(generation: generation, delay: delay, cancellation: cancellation))
+            case .cancelReconnectTimer(let generation):
+                self.reconnectTimers.removeValue(forKey: generation)?.fire()
+            case .publishState(let state):
+                self.publish(state)
+            case .connectionReady:
+                for action in self.subscriptions.connected() { self.perform(action) }
+            case .connectionLost:
+                self.subscriptions.disconnected()
+            case .finished:
+                self.commands.yield(.finish)
+            }
+        }
+    }
+
+    func perform(_ action: SubscriptionStateMachine.Action?) {
+        switch action {
+        case nil:
+            return
+        case .subscribe(let channel):
+            self.log(.debug, "subscribing", ["pusher.channel": "\(channel)"])
+            self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue))
+        case .unsubscribe(let channel):
+            self.log(.debug, "unsubscribing", ["pusher.channel": "\(channel)"])
+            self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel))
+        case .succeeded(let channel, let isResubscription):
+            self.log(.debug, "subscribed", ["pusher.channel": "\(channel)", "pusher.resubscription": "\(isResubscription)"])
+            self.notifySubscription(.succeeded(channel: channel, isResubscription: isResubscription))
+        case .failed(let channel, let error):
+            self.log(.debug, "subscription failed", ["pusher.channel": "\(channel)"])
+            for listener in self.channelListeners.removeValue(forKey: channel) ?? [] {
+                self.listenerChannels[listener.id] = nil
+                listener.continuation.finish(throwing: error)
+            }
+            self.notifySubscription(.failed(channel: channel, error: error))
+            self.report(error)
+        }
+    }
+
+    private func sendOnReadyConnection(_ text: String) {
+        guard let generation = self.connection.readyGeneration else { return }
+        self.connections[generation]?.outbox.yield(.text(text))
+    }
+
+    private func publish(_ state: ConnectionState) {
+        self.log(.debug, "connection state changed", ["pusher.state": "\(state)"])
+        self.stateObservers.yield(state)
+        switch state {
+        case .reconnecting(_, _, let cause), .failed(let cause):
+            self.report(cause)
+        default:
+            break
+        }
+    }
+
+    func report(_ error: PusherError) {
+        self.log(.debug, "error", ["pusher.error": "\(error.code)", "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")"])
+        self.errorObservers.yield(error)
+    }
+
+    private func notifySubscription(_ event: SubscriptionEvent) {
+        self.subscriptionObservers.yield(event, channel: event.channel)
+    }
+
+    // MARK: Registration
+
+    private func makeListenerID() -> Int {
+        self.nextListenerID += 1
+        return self.nextListenerID
+    }
+
+    func addListener(
+        scope: ChannelEventSequence.Scope,
+        buffering: BufferingPolicy
+    ) throws(PusherError) -> (AsyncThrowingStream<ChannelEvent, any Error>, ListenerToken) {
+        if case .finished = self.runPhase {
+            return (AsyncThrowingStream { $0.finish() }, ListenerToken(id: 0, commands: self.commands))
+        }
+        var channelName: ChannelName?
+        if case .channel(let name, _) = scope {
+            let channel = try ChannelName(validating: name)
+            guard !channel.requiresAuthorization else {
+                throw PusherError(
+                    .authorizationRequired,
+                    "\(channel.kind) channels need an authorizer, which this version does not support yet",
+                    channel: name
+                )
+            }
+            channelName = channel
+        }
+        let id = self.makeListenerID()
+        let policy: AsyncThrowingStream<ChannelEvent, any Error>.Continuation.BufferingPolicy =
+            switch buffering.whenFull {
+            case .dropOldest: .bufferingNewest(buffering.limit)
+            case .dropNewest, .fail: .bufferingOldest(buffering.limit)
+            }
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ChannelEvent.self, bufferingPolicy: policy)
+        let commands = self.commands
+        continuation.onTermination = { _ in commands.yield(.removeListener(id)) }
+        let listener = EventListener(
+            id: id,
+            eventName: { if case .channel(_, let eventName) = scope { eventName } else { nil } }(),
+            failsWhenFull: buffering.whenFull == .fail,
+            continuation: continuation
+        )
+        if let channelName {
+            self.channelListeners[channelName.rawValue, default: []].append(listener)
+            self.listenerChannels[id] = channelName.rawValue
+            self.perform(self.subscriptions.consumerAdded(channelName))
+        } else {
+            self.allEventListeners.append(listener)
+        }
+        return (stream, ListenerToken(id: id, commands: commands))
+    }
+
+    private func addStateObserver() -> (AsyncStream<ConnectionState>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(64))
+        continuation.yield(self.connection.publicState)
+        return (stream, self.register(continuation, in: &self.stateObservers))
+    }
+
+    private func addErrorObserver() -> (AsyncStream<PusherError>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: PusherError.self, bufferingPolicy: .bufferingNewest(1024))
+        return (stream, self.register(continuation, in: &self.errorObservers))
+    }
+
+    private func addSubscriptionObserver(channel: String?) -> (AsyncStream<SubscriptionEvent>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        return (stream, self.register(continuation, channel: channel, in: &self.subscriptionObservers))
+    }
+
+    private func register<Element>(
+        _ continuation: AsyncStream<Element>.Continuation,
+        channel: String? = nil,
+        in observers: inout ObserverSet<Element>
+    ) -> ListenerToken {
+        let id = self.makeListenerID()
+        if case .finished = self.runPhase {
+            continuation.finish()
+        } else {
+            let commands = self.commands
+            continuation.onTermination = { _ in commands.yield(.removeListener(id)) }
+            observers.insert(id: id, channel: channel, continuation)
+        }
+        return ListenerToken(id: id, commands: self.commands)
+    }
+
+    /// Removes a consumer or observer. Idempotent: termination handlers and token deinits both call it.
+    func removeListener(_ id: Int) {
+        if let channel = self.listenerChannels.removeValue(forKey: id) {
+            if var listeners = self.channelListeners[channel], let index = listeners.firstIndex(where: { $0.id == id }) {
+                listeners[index].continuation.finish()
+                listeners.remove(at: index)
+                self.channelListeners[channel] = listeners.isEmpty ? nil : listeners
+            }
+            self.perform(self.subscriptions.consumerRemoved(channel))
+        } else if let index = self.allEventListeners.firstIndex(where: { $0.id == id }) {
+            self.allEventListeners.remove(at: index).continuation.finish()
+        } else if !self.stateObservers.remove(id), !self.errorObservers.remove(id) {
+            _ = self.subscriptionObservers.remove(id)
+        }
+    }
+
+    // MARK: Logging
+
+    nonisolated func log(_ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]) {
+        self.logger?.log(level: level, message(), metadata: metadata)
+    }
+}

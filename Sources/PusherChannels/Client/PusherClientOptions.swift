@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+
+import NIOSSL
+import PusherCore
+
+/// How a ``PusherClient`` connects and behaves. Every field has a documented default.
+public struct PusherClientOptions: Sendable {
+    /// Where to connect. Defaults to Pusher's `mt1` cluster over TLS.
+    public var endpoint: PusherEndpoint
+    /// Inactivity after which the client sends `pusher:ping`. The server's `activity_timeout`
+    /// lowers it. Default 120 s.
+    public var activityTimeout: Duration
+    /// How long to wait for any message after a ping before dropping the socket and reconnecting.
+    /// Default 30 s.
+    public var pongTimeout: Duration
+    /// How long the socket may take to open and deliver `pusher:connection_established`. Default 10 s.
+    public var handshakeTimeout: Duration
+    /// How long a close the client started may take before the socket is dropped. Default 5 s.
+    public var closeTimeout: Duration
+    /// Delays between reconnection attempts. Default: 1 s doubling to 30 s, 20 % jitter, unlimited.
+    public var backoff: Backoff
+    /// Whether `run()` connects at once. Default `true`; with `false`, call ``PusherClient/connect()``.
+    public var connectsAutomatically: Bool
+    /// The largest message accepted from the server. Default 1 MiB (Pusher's own limit is 10 KiB for
+    /// events, but self-hosted servers allow more).
+    public var maximumMessageSize: Int
+    /// How many undelivered events a slow consumer may accumulate, and what happens beyond that.
+    public var buffering: BufferingPolicy
+    /// TLS settings for `wss://` (custom trust roots, client certificates). `nil` uses the system's
+    /// trust store.
+    public var tlsConfiguration: TLSConfiguration?
+
+    /// Options for Pusher's hosted service in `cluster` (`ws-{cluster}.pusher.com`).
+    public init(cluster: String = "mt1") {
+        self.init(endpoint: .cluster(cluster))
+    }
+
+    /// Options for a self-hosted server (soketi, Laravel Reverb, sockudo, pusher-fake, …).
+    public init(host: String, port: Int? = nil, useTLS: Bool = true, path: String = "") {
+        self.init(endpoint: PusherEndpoint(host: host, port: port, useTLS: useTLS, path: path))
+    }
+
+    public init(endpoint: PusherEndpoint) {
+        self.endpoint = endpoint
+        self.activityTimeout = .seconds(120)
+        self.pongTimeout = .seconds(30)
+        self.handshakeTimeout = .seconds(10)
+        self.closeTimeout = .seconds(5)
+        self.backoff = Backoff()
+        self.connectsAutomatically = true
+        self.maximumMessageSize = 1 << 20
+        self.buffering = .default
+        self.tlsConfiguration = nil
+    }
+
+    var stateMachineConfiguration: ConnectionStateMachine.Configuration {
+        ConnectionStateMachine.Configuration(
+            activityTimeout: self.activityTimeout,
+            pongTimeout: self.pongTimeout,
+            handshakeTimeout: self.handshakeTimeout,
+            closeTimeout: self.closeTimeout,
+            backoff: self.backoff
+        )
+    }
+}
+
+/// How many events may wait for a consumer that is not keeping up, and what happens when more arrive.
+///
+/// Each consumer has its own buffer, so a stalled consumer never delays another one or the
+/// connection. The default keeps up to 10 000 events and then *fails* that consumer's sequence with
+/// ``PusherError/Code-swift.struct/consumerTooSlow``: losing events silently is worse than
+/// stopping loudly. Pick `.dropOldest` for feeds where only recent values matter (prices), or
+/// `.dropNewest` to keep the backlog and discard what arrives on top of it.
+public struct BufferingPolicy: Sendable, Hashable {
+    public enum WhenFull: Sendable, Hashable {
+        /// End the consumer's sequence with a `consumerTooSlow` error after the buffered events.
+        case fail
+        /// Discard the oldest buffered event to make room.
+        case dropOldest
+        /// Discard the event that does not fit.
+        case dropNewest
+    }
+
+    /// Events held for one consumer at most (at least 1).
+    public var limit: Int
+    public var whenFull: WhenFull
+
+    public init(limit: Int, whenFull: WhenFull) {
+        self.limit = max(1, limit)
+        self.whenFull = whenFull
+    }
+
+    /// 10 000 events, then fail the consumer.
+    public static let `default` = BufferingPolicy(limit: 10_000, whenFull: .fail)
+}

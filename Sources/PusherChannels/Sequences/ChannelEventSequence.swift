@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+/// The events of one channel (optionally of one event name), or of every channel the client is
+/// subscribed to.
+///
+/// Iterating subscribes: the first `next()` registers the consumer, and the channel is subscribed
+/// on the server if nobody else listens to it yet. When the iterating task is cancelled, or the
+/// loop is left, the consumer is removed; when the last consumer of a channel goes,
+/// `pusher:unsubscribe` is sent. Several consumers of one channel share one server subscription,
+/// and each has its own buffer (see ``BufferingPolicy``).
+///
+/// The sequence finishes when the client stops, and throws ``PusherError`` when the channel name
+/// is invalid, the channel cannot be subscribed, or the consumer fell too far behind.
+public struct ChannelEventSequence: AsyncSequence, Sendable {
+    public typealias Element = ChannelEvent
+    public typealias Failure = PusherError
+
+    enum Scope: Sendable {
+        case channel(String, eventName: String?)
+        case all
+    }
+
+    let client: PusherClient
+    let scope: Scope
+    let buffering: BufferingPolicy
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(state: .notStarted(self))
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        enum State {
+            case notStarted(ChannelEventSequence)
+            case iterating(AsyncThrowingStream<ChannelEvent, any Error>.Iterator, ListenerToken)
+            case finished
+        }
+
+        var state: State
+
+        public mutating func next() async throws(PusherError) -> ChannelEvent? {
+            try await self.next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> ChannelEvent? {
+            var iterator: AsyncThrowingStream<ChannelEvent, any Error>.Iterator
+            let token: ListenerToken
+            switch self.state {
+            case .finished:
+                return nil
+            case .iterating(let current, let currentToken):
+                (iterator, token) = (current, currentToken)
+            case .notStarted(let sequence):
+                guard !Task.isCancelled else {
+                    self.state = .finished
+                    return nil
+                }
+                do {
+                    let (stream, newToken) = try await sequence.client.addListener(
+                        scope: sequence.scope,
+                        buffering: sequence.buffering
+                    )
+                    (iterator, token) = (stream.makeAsyncIterator(), newToken)
+                } catch {
+                    self.state = .finished
+                    throw error
+                }
+            }
+            do {
+                let element = try await iterator.next(isolation: actor)
+                self.state = element == nil ? .finished : .iterating(iterator, token)
+                return element
+            } catch let error as PusherError {
+                self.state = .finished
+                throw error
+            } catch {
+                self.state = .finished
+                return nil
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ChannelEventSequence.AsyncIterator: Sendable {}
+
+/// A sequence of client notifications: connection states, errors, subscription outcomes.
+///
+/// Each iteration registers its own consumer with its own buffer; it never throws, and finishes
+/// when the client stops or the iterating task is cancelled.
+public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
+    public typealias Failure = Never
+
+    let register: @Sendable () async -> (AsyncStream<Element>, ListenerToken)
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(register: self.register)
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let register: @Sendable () async -> (AsyncStream<Element>, ListenerToken)
+        var current: (AsyncStream<Element>.Iterator, ListenerToken)?
+        var finished = false
+
+        public mutating func next() async -> Element? {
+            await self.next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            guard !self.finished else { return nil }
+            var (iterator, token): (AsyncStream<Element>.Iterator, ListenerToken)
+            if let current {
+                (iterator, token) = current
+            } else {
+                guard !Task.isCancelled else {
+                    self.finished = true
+                    return nil
+                }
+                let (stream, newToken) = await self.register()
+                (iterator, token) = (stream.makeAsyncIterator(), newToken)
+            }
+            let element = await iterator.next(isolation: actor)
+            if element == nil {
+                self.finished = true
+                self.current = nil
+            } else {
+                self.current = (iterator, token)
+            }
+            return element
+        }
+    }
+}
+
+@available(*, unavailable)
+extension PusherSequence.AsyncIterator: Sendable {}
+
+/// Connection states, starting with the current one.
+public typealias ConnectionStateSequence = PusherSequence<ConnectionState>
+/// Errors the client reports: connection closes, server `pusher:error`s, malformed frames.
+public typealias PusherErrorSequence = PusherSequence<PusherError>
+/// Subscription confirmations and refusals.
+public typealias SubscriptionEventSequence = PusherSequence<SubscriptionEvent>

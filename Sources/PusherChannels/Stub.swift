@@ -1,5 +1,0 @@
-import WSClient
-import NIOSSL
-import Logging
-import ServiceLifecycle
-import NIOConcurrencyHelpers

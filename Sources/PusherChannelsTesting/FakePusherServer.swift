@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import PusherChannels
+
+/// An in-process Pusher Channels server (protocol 7) on a real loopback WebSocket, for tests and
+/// offline examples.
+///
+/// It accepts connections (each gets a socket id and `pusher:connection_established`), answers
+/// `pusher:subscribe`, `pusher:unsubscribe` and `pusher:ping`, and lets a test act as the server:
+/// trigger events, send `pusher:error`, close a connection with any code, drop it without a close
+/// frame, or refuse new connections. It records what every client sent, and ``waitUntil(_:)``
+/// suspends until its state matches a condition, so tests never sleep.
+///
+/// ```swift
+/// try await FakePusherServer.withRunning { server in
+///     let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+///     try await withRunning(client) { client in
+///         var events = client.events(on: "prices").makeAsyncIterator()
+///         async let first = events.next()
+///         await server.waitForSubscribers(of: "prices")
+///         await server.trigger(channel: "prices", event: "new-price", data: #"{"price":1}"#)
+///         #expect(try await first?.data == #"{"price":1}"#)
+///     }
+/// }
+/// ```
+public actor FakePusherServer {
+    public struct Configuration: Sendable {
+        /// The app key the server accepts; other keys are closed with 4001.
+        public var appKey: String
+        /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
+        public var activityTimeout: Int?
+        /// Whether `pusher:ping` is answered with `pusher:pong`.
+        public var answersPings: Bool
+        /// How event data is sent: as a JSON string holding the data (what Pusher does) or, when the
+        /// data is JSON, as the JSON value itself (what some other servers do).
+        public var dataEncoding: DataEncoding
+
+        public enum DataEncoding: Sendable {
+            case string
+            case object
+        }
+
+        public init(appKey: String = "fake-app-key", activityTimeout: Int? = 120, answersPings: Bool = true, dataEncoding: DataEncoding = .string) {
+            self.appKey = appKey
+            self.activityTimeout = activityTimeout
+            self.answersPings = answersPings
+            self.dataEncoding = dataEncoding
+        }
+    }
+
+    /// One message a client sent.
+    public struct ReceivedMessage: Sendable, Hashable {
+        public var text: String
+        /// The parsed envelope, nil when the text was not a valid message.
+        public var message: PusherMessage?
+        public var event: String? { self.message?.event }
+    }
+
+    /// One client connection, as the server sees it.
+    public struct Connection: Sendable, Identifiable {
+        public let id: Int
+        public let socketID: String
+        /// The request path and query the client opened, e.g. `/app/key?protocol=7&client=…`.
+        public let requestURI: String
+        public var isOpen: Bool
+        public var subscriptions: Set<String>
+        public var received: [ReceivedMessage]
+        /// The close code the client sent, if it closed the connection with a close frame.
+        public var clientCloseCode: Int?
+    }
+
+    /// A copy of the server's state, for ``waitUntil(_:)`` conditions and assertions.
+    public struct Snapshot: Sendable {
+        public var connections: [Connection]
+        /// Upgrade requests refused while ``refuseConnections(_:)`` was on.
+        public var refusedConnections: Int
+
+        public var openConnections: [Connection] { self.connections.filter(\.isOpen) }
+
+        public func subscribers(of channel: String) -> Int {
+            self.connections.filter { $0.isOpen && $0.subscriptions.contains(channel) }.count
+        }
+
+        /// Every message clients sent with this event name, in order.
+        public func messages(named event: String) -> [ReceivedMessage] {
+            self.connections.flatMap(\.received).filter { $0.event == event }
+        }
+    }
+
+    private struct Live {
+        var connection: Connection
+        let outbox: AsyncStream<WebSocketFrame>.Continuation
+        let channel: any Channel
+        var closingByServer = false
+    }
+
+    private struct Waiter {
+        let condition: @Sendable (Snapshot) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    public nonisolated let configuration: Configuration
+    /// The loopback port the server listens on.
+    public nonisolated let port: Int
+    public nonisolated let host = "127.0.0.1"
+    public nonisolated var appKey: String { self.configuration.appKey }
+
+    private nonisolated let refusing: NIOLockedValueBox<Bool>
+    private nonisolated let refusedCount: NIOLockedValueBox<Int>
+    private var live: [Int: Live] = [:]
+    private var order: [Int] = []
+    private var nextConnectionID = 0
+    private var waiters: [Waiter] = []
+    private var answersPings: Bool
+
+    private init(configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>) {
+        self.configuration = configuration
+        self.port = port
+        self.refusing = refusing
+        self.refusedCount = refusedCount
+        self.answersPings = configuration.answersPings
+    }
+
+    /// Client options that connect to this server (plain `ws://` on loopback).
+    public nonisolated func clientOptions() -> PusherClientOptions {
+        PusherClientOptions(host: self.host, port: self.port, useTLS: false)
+    }
+
+    // MARK: Lifecycle
+
+    private enum UpgradeResult {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String)
+        case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+    }
+
+    /// Starts a server on a free loopback port, runs `body`, then closes every connection and stops.
+    public static func withRunning<Result: Sendable>(
+        configuration: Configuration = Configuration(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (FakePusherServer) async throws -> Result
+    ) async throws -> Result {
+        let refusing = NIOLockedValueBox(false)
+        let refusedCount = NIOLockedValueBox(0)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                        maxFrameSize: 1 << 24,
+                        shouldUpgrade: { channel, _ in
+                            let refuse = refusing.withLockedValue { $0 }
+                            if refuse { refusedCount.withLockedValue { $0 += 1 } }
+                            return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
+                        },
+                        upgradePipelineHandler: { channel, head in
+                            channel.eventLoop.makeCompletedFuture {
+                                let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
+                                return UpgradeResult.websocket(asyncChannel, uri: head.uri)
+                            }
+                        }
+                    )
+                    let configuration = NIOTypedHTTPServerUpgradeConfiguration(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                                    wrappingChannelSynchronously: channel
+                                )
+                                return UpgradeResult.refused(asyncChannel)
+                            }
+                        }
+                    )
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: configuration)
+                    )
+                }
+            }
+        guard let port = listener.channel.localAddress?.port else {
+            throw PusherError(.transportFailed, "the fake server could not read its own port")
+        }
+        let server = FakePusherServer(configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
+            group.addTask {
+                try await withThrowingDiscardingTaskGroup { connections in
+                    try await listener.executeThenClose { inbound in
+                        for try await upgrade in inbound {
+                            connections.addTask { await server.handle(upgrade) }
+                        }
+                    }
+                }
+            }
+            let result: Result
+            do {
+                result = try await body(server)
+            } catch {
+                await server.dropAll()
+                listener.channel.close(promise: nil)
+                group.cancelAll()
+                throw error
+            }
+            await server.dropAll()
+            listener.channel.close(promise: nil)
+            group.cancelAll()
+            return result
+        }
+    }
+
+    private nonisolated func handle(_ upgrade: EventLoopFuture<UpgradeResult>) async {
+        do {
+            switch try await upgrade.get() {
+            case .websocket(let channel, let uri):
+                try await self.serve(channel, uri: uri)
+            case .refused(let channel):
+                try await channel.executeThenClose { _, outbound in
+                    let head = HTTPResponseHead(
+                        version: .http1_1,
+                        status: .serviceUnavailable,
+                        headers: ["Content-Length": "0", "Connection": "close"]
+                    )
+                    try await outbound.write(contentsOf: [.head(head), .end(nil)])
+                }
+            }
+        } catch {
+            // A failed connection concerns only itself.
+        }
+    }
+
+    private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws {
+        let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
+        let id = await self.open(uri: uri, outbox: outbox, channel: channel.channel)
+        defer { outbox.finish() }
+        try await channel.executeThenClose { inbound, outbound in
+            await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await frame in frames {
+                        try await outbound.write(frame)
+                    }
+                }
+                do {
+                    for try await frame in inbound {
+                        guard await self.received(frame, from: id) else { break }
+                    }
+                } catch {}
+                group.cancelAll()
+            }
+        }
+        await self.closed(id)
+    }
+
+    // MARK: Connection events
+
+    private func open(uri: String, outbox: AsyncStream<WebSocketFrame>.Continuation, channel: any Channel) -> Int {
+        self.nextConnectionID += 1
+        let id = self.nextConnectionID
+        let socketID = "\(id).\(100_000 + id * 7_919)"
+        let connection = Connection(id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [], clientCloseCode: nil)
+        self.live[id] = Live(connection: connection, outbox: outbox, channel: channel)
+        self.order.append(id)
+        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+        if !path.hasSuffix("/app/\(self.configuration.appKey)") {
+            self.closeConnection(id, code: 4001, reason: "App key not in this cluster")
+        } else {
+            var payload = #"{"socket_id":"# + JSONWriter.quoted(socketID)
+            if let timeout = self.configuration.activityTimeout { payload += #","activity_timeout":\#(timeout)"# }
+            payload += "}"
+            self.sendText(PusherMessage(event: PusherEventName.connectionEstablished, data: payload).serializedWithStringData, to: id)
+        }
+        self.changed()
+        return id
+    }
+
+    /// Handles one frame from a client; returns false when the connection is done.
+    private func received(_ frame: WebSocketFrame, from id: Int) -> Bool {
+        switch frame.opcode {
+        case .text:
+            let text = String(buffer: frame.unmaskedData)
+            self.receivedText(text, from: id)
+            return true
+        case .ping:
+            self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+            return true
+        case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
+            self.live[id]?.connection.clientCloseCode = code
+            if self.live[id]?.closingByServer == false {
+                var reply = ByteBuffer()
+                reply.write(webSocketErrorCode: .normalClosure)
+                self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .connectionClose, data: reply))
+            }
+            self.live[id]?.outbox.finish()
+            self.changed()
+            return false
+        default:
+            return true
+        }
+    }
+
+    private func receivedText(_ text: String, from id: Int) {
+        let message = try? PusherMessage(parsing: text)
+        self.live[id]?.connection.received.append(ReceivedMessage(text: text, message: message))
+        guard let message else {
+            self.changed()
+            return
+        }
+        switch message.event {
+        case PusherEventName.subscribe:
+            if let channel = (try? message.parsedData())?["channel"]?.stringValue {
+                self.subscribe(id, to: channel)
+            }
+        case PusherEventName.unsubscribe:
+            if let channel = (try? message.parsedData())?["channel"]?.stringValue {
+                self.live[id]?.connection.subscriptions.remove(channel)
+            }
+        case PusherEventName.ping:
+            if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
+        default:
+            break
+        }
+        self.changed()
+    }
+
+    private func subscribe(_ id: Int, to channel: String) {
+        guard let connection = self.live[id]?.connection else { return }
+        if connection.subscriptions.contains(channel) {
+            self.sendError(message: "Existing subscription to channel \(channel)", code: nil, to: id)
+            return
+        }
+        guard (try? ChannelName(validating: channel))?.requiresAuthorization == false else {
+            self.sendText(
+                PusherMessage(
+                    event: PusherEventName.subscriptionError,
+                    channel: channel,
+                    data: #"{"type":"AuthError","error":"this fake server has no app secret yet","status":401}"#
+                ).serializedWithStringData,
+                to: id
+            )
+            return
+        }
+        self.live[id]?.connection.subscriptions.insert(channel)
+        self.sendText(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}").serializedWithStringData, to: id)
+    }
+
+    private func closed(_ id: Int) {
+        self.live[id]?.connection.isOpen = false
+        self.live[id]?.connection.subscriptions = []
+        self.changed()
+    }
+
+    // MARK: Acting as the server
+
+    /// Sends an event to every open connection subscribed to `channel`. Returns how many got it.
+    @discardableResult
+    public func trigger(channel: String, event: String, data: String, userID: String? = nil) -> Int {
+        let targets = self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
+        guard !targets.isEmpty else { return 0 }
+        let text: String
+        if self.configuration.dataEncoding == .object, let value = try? JSONValue(parsing: data), case .object = value {
+            var output = #"{"event":"# + JSONWriter.quoted(event) + #","channel":"# + JSONWriter.quoted(channel)
+            output += #","data":"# + data
+            if let userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
+            text = output + "}"
+        } else {
+            text = PusherMessage(event: event, channel: channel, data: data, userID: userID).serializedWithStringData
+        }
+        for id in targets { self.sendText(text, to: id) }
+        return targets.count
+    }
+
+    /// Sends a raw text frame, to one connection or (with `nil`) to every open one.
+    public func send(raw text: String, to connection: Int? = nil) {
+        for id in self.targets(connection) { self.sendText(text, to: id) }
+    }
+
+    /// Sends `pusher:error` with `{"message", "code"}` as a data object, as Pusher does.
+    public func sendError(message: String, code: Int?, to connection: Int? = nil) {
+        let codeText = code.map(String.init) ?? "null"
+        let text = #"{"event":"pusher:error","data":{"message":"# + JSONWriter.quoted(message) + #","code":\#(codeText)}}"#
+        for id in self.targets(connection) { self.sendText(text, to: id) }
+    }
+
+    /// Closes a connection (or every open one) with a close frame carrying `code` and `reason`.
+    public func close(_ connection: Int? = nil, code: Int, reason: String = "") {
+        for id in self.targets(connection) { self.closeConnection(id, code: code, reason: reason) }
+    }
+
+    /// Drops a connection (or every open one) without a close frame, like a network failure.
+    public func drop(_ connection: Int? = nil) {
+        for id in self.targets(connection) {
+            self.live[id]?.outbox.finish()
+            self.live[id]?.channel.close(promise: nil)
+        }
+    }
+
+    /// While on, new connections get HTTP 503 instead of a WebSocket.
+    public nonisolated func refuseConnections(_ refuse: Bool) {
+        self.refusing.withLockedValue { $0 = refuse }
+    }
+
+    /// Whether `pusher:ping` is answered (off simulates a half-open connection).
+    public func setAnswersPings(_ answers: Bool) {
+        self.answersPings = answers
+    }
+
+    private func dropAll() {
+        self.drop(nil)
+    }
+
+    private func targets(_ connection: Int?) -> [Int] {
+        if let connection { return self.live[connection]?.connection.isOpen == true ? [connection] : [] }
+        return self.order.filter { self.live[$0]?.connection.isOpen == true }
+    }
+
+    private func sendText(_ text: String, to id: Int) {
+        self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+    }
+
+    private func closeConnection(_ id: Int, code: Int, reason: String) {
+        guard self.live[id]?.closingByServer == false else { return }
+        self.live[id]?.closingByServer = true
+        var data = ByteBuffer()
+        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
+        data.writeString(reason)
+        self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+    }
+
+    // MARK: Inspecting
+
+    /// The server's state now.
+    public var snapshot: Snapshot {
+        Snapshot(connections: self.order.compactMap { self.live[$0]?.connection }, refusedConnections: self.refusedCount.withLockedValue { $0 })
+    }
+
+    /// Suspends until `condition` holds for the server's state. Use a test time limit as the bound.
+    public func waitUntil(_ condition: @escaping @Sendable (Snapshot) -> Bool) async {
+        if condition(self.snapshot) { return }
+        await withCheckedContinuation { continuation in
+            self.waiters.append(Waiter(condition: condition, continuation: continuation))
+        }
+    }
+
+    /// Suspends until `count` connections have been opened in total (open or not).
+    public func waitForConnections(count: Int) async {
+        await self.waitUntil { $0.connections.count >= count }
+    }
+
+    /// Suspends until `count` open connections are subscribed to `channel`.
+    public func waitForSubscribers(of channel: String, count: Int = 1) async {
+        await self.waitUntil { $0.subscribers(of: channel) >= count }
+    }
+
+    /// Suspends until clients have sent `count` messages named `event` in total; returns them.
+    @discardableResult
+    public func waitForMessages(named event: String, count: Int = 1) async -> [ReceivedMessage] {
+        await self.waitUntil { $0.messages(named: event).count >= count }
+        return self.snapshot.messages(named: event)
+    }
+
+    private func changed() {
+        guard !self.waiters.isEmpty else { return }
+        let snapshot = self.snapshot
+        var remaining: [Waiter] = []
+        for waiter in self.waiters {
+            if waiter.condition(snapshot) {
+                waiter.continuation.resume()
+            } else {
+                remaining.append(waiter)
+            }
+        }
+        self.waiters = remaining
+    }
+}

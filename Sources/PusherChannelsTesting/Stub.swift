@@ -1,3 +1,0 @@
-import NIOPosix
-import NIOHTTP1
-import NIOWebSocket
