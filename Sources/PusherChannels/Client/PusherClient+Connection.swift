@@ -24,7 +24,9 @@ extension PusherClient {
         let maximumMessageSize = self.options.maximumMessageSize
         let transportLogger = self.logger ?? Logger(label: "pusher-channels", factory: { _ in SwiftLogNoOpLogHandler() })
 
-        let outcome = await withTaskGroup(of: ConnectionOutcome.self) { group in
+        // Three children: the socket, the abort signal, the watchdog (which returns nil). The first
+        // outcome ends the other two.
+        let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in
             group.addTask {
                 do {
                     let closeFrame = try await WebSocketClient.connect(
@@ -42,9 +44,6 @@ extension PusherClient {
                                     case .close: try await outbound.close(.normalClosure, reason: nil)
                                     }
                                 }
-                            }
-                            socketGroup.addTask {
-                                await self.runWatchdog(generation: generation)
                             }
                             for try await message in inbound.messages(maxSize: maximumMessageSize) {
                                 switch message {
@@ -66,9 +65,19 @@ extension PusherClient {
                 await handle.abort.wait()
                 return .aborted
             }
-            let first = await group.next() ?? .aborted
+            group.addTask {
+                await self.runWatchdog(generation: generation, rearm: handle.rearmWatchdog)
+                return nil
+            }
+            var outcome = ConnectionOutcome.aborted
+            while let result = await group.next() {
+                if let result {
+                    outcome = result
+                    break
+                }
+            }
             group.cancelAll()
-            return first
+            return outcome
         }
         await self.connectionEnded(generation: generation, outcome: outcome)
     }
@@ -96,15 +105,17 @@ extension PusherClient {
     }
 
     /// Sleeps on the injected clock for as long as the state machine says, asking again on every
-    /// wake-up; handles the handshake, activity, pong and close timeouts of one socket.
-    private nonisolated func runWatchdog(generation: Int) async {
+    /// wake-up or re-arm; handles the handshake, activity, pong and close timeouts of one socket.
+    private nonisolated func runWatchdog(generation: Int, rearm: WakeupSignal) async {
         var decision = await self.watchdogFired(generation: generation)
         while case .sleep(let duration) = decision {
-            do {
-                try await self.clock.sleep(for: duration)
-            } catch {
-                return
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await self.clock.sleep(for: duration) }
+                group.addTask { await rearm.wait() }
+                await group.next()
+                group.cancelAll()
             }
+            if Task.isCancelled { return }
             decision = await self.watchdogFired(generation: generation)
         }
     }

@@ -265,6 +265,8 @@ public actor PusherClient: Service {
                 self.connections[generation]?.outbox.yield(.close)
             case .abortConnection(let generation):
                 self.connections[generation]?.abort.fire()
+            case .rearmWatchdog(let generation):
+                self.connections[generation]?.rearmWatchdog.signal()
             case .startReconnectTimer(let generation, let delay):
                 let cancellation = OneShotSignal()
                 self.reconnectTimers[generation] = cancellation

@@ -20,6 +20,7 @@ struct ConnectionHandle: Sendable {
     let outbox: AsyncStream<Frame>.Continuation
     let frames: AsyncStream<Frame>
     let abort = OneShotSignal()
+    let rearmWatchdog = WakeupSignal()
 
     init() {
         (self.frames, self.outbox) = AsyncStream.makeStream()

@@ -52,6 +52,8 @@ public struct ConnectionStateMachine: Sendable {
         case closeConnection(generation: Int)
         /// Drop the socket of `generation` at once, without a handshake.
         case abortConnection(generation: Int)
+        /// The watchdog of `generation` must ask again now: its deadline changed.
+        case rearmWatchdog(generation: Int)
         case startReconnectTimer(generation: Int, delay: Duration)
         case cancelReconnectTimer(generation: Int)
         /// The public state changed.
@@ -166,10 +168,10 @@ public struct ConnectionStateMachine: Sendable {
             return [.cancelReconnectTimer(generation: attempt.generation)]
         case .connecting(let attempt, _, _, _):
             self.closing[attempt.generation] = now
-            return [.closeConnection(generation: attempt.generation)]
+            return [.closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
         case .connected(let attempt, _, _, _):
             self.closing[attempt.generation] = now
-            return [.connectionLost, .closeConnection(generation: attempt.generation)]
+            return [.connectionLost, .closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
         }
     }
 
@@ -326,7 +328,8 @@ public struct ConnectionStateMachine: Sendable {
         fresh.streak = 0
         self.lastActivity = now
         self.state = .connected(fresh, socketID: established.socketID, activityTimeout: timeout, pingSentAt: nil)
-        return self.publish(.connected(socketID: established.socketID)) + [.connectionReady(socketID: established.socketID)]
+        return self.publish(.connected(socketID: established.socketID))
+            + [.connectionReady(socketID: established.socketID), .rearmWatchdog(generation: attempt.generation)]
     }
 
     private mutating func connectionEnded(

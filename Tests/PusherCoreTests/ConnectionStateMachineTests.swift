@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+import Testing
+
+/// The connection state machine on its own: events in, actions out, time as plain numbers.
+@Suite("Connection state machine")
+struct ConnectionStateMachineTests {
+    typealias Machine = ConnectionStateMachine
+
+    static let noJitter = Machine.Configuration(backoff: Backoff(jitter: 0))
+
+    /// A machine connected on generation 1 at t = 0.
+    static func connected(_ configuration: Machine.Configuration = noJitter, serverTimeout: Duration? = nil) -> Machine {
+        var machine = Machine(configuration: configuration)
+        _ = machine.connect(at: .zero)
+        _ = machine.transportOpened(generation: 1, at: .zero)
+        _ = machine.connectionEstablished(generation: 1, socketID: "1.1", activityTimeout: serverTimeout, at: .zero)
+        return machine
+    }
+
+    @Test("connected only after both socket open and connection_established, in either order")
+    func handshakeOrder() {
+        var openFirst = Machine()
+        #expect(openFirst.connect(at: .zero) == [.openConnection(generation: 1), .publishState(.connecting(attempt: 0))])
+        #expect(openFirst.transportOpened(generation: 1, at: .zero) == [])
+        #expect(openFirst.publicState == .connecting(attempt: 0))
+        let actions = openFirst.connectionEstablished(generation: 1, socketID: "9.9", activityTimeout: nil, at: .zero)
+        #expect(actions == [.publishState(.connected(socketID: "9.9")), .connectionReady(socketID: "9.9"), .rearmWatchdog(generation: 1)])
+
+        var establishedFirst = Machine()
+        _ = establishedFirst.connect(at: .zero)
+        #expect(establishedFirst.connectionEstablished(generation: 1, socketID: "9.9", activityTimeout: nil, at: .zero) == [])
+        #expect(establishedFirst.publicState == .connecting(attempt: 0))
+        #expect(establishedFirst.transportOpened(generation: 1, at: .zero).contains(.publishState(.connected(socketID: "9.9"))))
+    }
+
+    @Test(
+        "effective activity timeout is the smaller of client and server values; none sent keeps the client's",
+        arguments: [(Duration?.none, Duration.seconds(120)), (.seconds(30), .seconds(30)), (.seconds(500), .seconds(120))]
+    )
+    func activityTimeout(server: Duration?, effective: Duration) {
+        var machine = Self.connected(serverTimeout: server)
+        #expect(machine.watchdogFired(generation: 1, at: .zero, random: 0).0 == .sleep(effective))
+    }
+
+    @Test("a ping is sent after the activity timeout of silence; any message postpones it")
+    func ping() {
+        var machine = Self.connected()
+        machine.messageReceived(at: .seconds(100))
+        #expect(machine.watchdogFired(generation: 1, at: .seconds(120), random: 0) == (.sleep(.seconds(100)), []))
+        let (decision, actions) = machine.watchdogFired(generation: 1, at: .seconds(220), random: 0)
+        #expect(decision == .sleep(.seconds(30)))
+        #expect(actions == [.send(generation: 1, text: OutboundMessage.ping)])
+        // The pong (any message) arrives: back to the activity timer.
+        machine.messageReceived(at: .seconds(221))
+        #expect(machine.watchdogFired(generation: 1, at: .seconds(250), random: 0) == (.sleep(.seconds(91)), []))
+    }
+
+    @Test("no reply within the pong timeout drops the socket and reconnects at once")
+    func pongTimeout() {
+        var machine = Self.connected()
+        _ = machine.watchdogFired(generation: 1, at: .seconds(120), random: 0)
+        #expect(machine.watchdogFired(generation: 1, at: .seconds(149), random: 0).0 == .sleep(.seconds(1)))
+        let (decision, actions) = machine.watchdogFired(generation: 1, at: .seconds(150), random: 0)
+        #expect(decision == .stop)
+        #expect(actions.first == .abortConnection(generation: 1))
+        #expect(actions.contains(.connectionLost))
+        #expect(actions.contains(.openConnection(generation: 2)))
+        guard case .reconnecting(1, .zero, let cause)? = actions.compactMap(\.publishedState).first else {
+            Issue.record("expected an immediate reconnect, got \(actions)")
+            return
+        }
+        #expect(cause.code == .pongTimeout)
+    }
+
+    @Test("pusher:ping is answered with pusher:pong")
+    func serverPing() {
+        let machine = Self.connected()
+        #expect(machine.pingReceived(generation: 1) == [.send(generation: 1, text: OutboundMessage.pong)])
+        #expect(machine.pingReceived(generation: 7) == [])
+    }
+
+    @Test("4000–4099 closes are terminal and carry the code", arguments: [4000, 4001, 4009, 4099])
+    func terminalCodes(code: Int) {
+        var machine = Self.connected()
+        let actions = machine.transportClosed(generation: 1, closeCode: code, reason: "nope", at: .seconds(1), random: 0)
+        #expect(!actions.contains { if case .openConnection = $0 { true } else { false } })
+        #expect(!actions.contains { if case .startReconnectTimer = $0 { true } else { false } })
+        guard case .failed(let error) = machine.publicState else {
+            Issue.record("expected failed, got \(machine.publicState)")
+            return
+        }
+        #expect(error.closeCode == code)
+        #expect(error.message.contains("nope"))
+    }
+
+    @Test("4100–4199: first retry no sooner than 1 s, then growing to the cap")
+    func overCapacity() {
+        var machine = Self.connected(Machine.Configuration(backoff: Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(3), jitter: 0)))
+        var delays: [Duration] = []
+        var generation = 1
+        for step in 0..<6 {
+            let actions = machine.transportClosed(generation: generation, closeCode: 4100, reason: nil, at: .seconds(step), random: 0)
+            guard case .startReconnectTimer(let timer, let delay)? = actions.last else {
+                Issue.record("expected a timer, got \(actions)")
+                return
+            }
+            delays.append(delay)
+            let reopened = machine.reconnectTimerFired(generation: timer, at: .seconds(step))
+            guard case .openConnection(let next)? = reopened.first else { return }
+            generation = next
+        }
+        #expect(delays == [.seconds(1), .seconds(1), .seconds(1), .seconds(1), .milliseconds(1_600), .seconds(3)])
+    }
+
+    @Test("4200–4299: reconnect with no delay, without advancing the backoff")
+    func reconnectNow() {
+        var machine = Self.connected()
+        var actions = machine.transportClosed(generation: 1, closeCode: 1006, reason: nil, at: .zero, random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 2, delay: .seconds(1)))
+        actions = machine.reconnectTimerFired(generation: 2, at: .seconds(1))
+        #expect(actions.first == .openConnection(generation: 3))
+        actions = machine.transportClosed(generation: 3, closeCode: 4200, reason: nil, at: .seconds(1), random: 0)
+        #expect(actions.contains(.openConnection(generation: 4)))
+        #expect(machine.publicState == .connecting(attempt: 2))
+        // The next ordinary failure continues the backoff at step 2 (2 s), not step 3.
+        actions = machine.transportClosed(generation: 4, closeCode: nil, reason: nil, at: .seconds(1), random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 5, delay: .seconds(2)))
+    }
+
+    @Test("abnormal closes back off; the counter resets after a successful handshake")
+    func resetAfterSuccess() {
+        var machine = Self.connected()
+        _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
+        _ = machine.reconnectTimerFired(generation: 2, at: .seconds(1))
+        _ = machine.transportFailed(generation: 3, error: PusherError(.transportFailed, "refused"), at: .seconds(1), random: 0)
+        #expect(machine.publicState == .reconnecting(attempt: 2, delay: .seconds(2), cause: PusherError(.transportFailed, "refused")))
+        _ = machine.reconnectTimerFired(generation: 4, at: .seconds(3))
+        _ = machine.transportOpened(generation: 5, at: .seconds(3))
+        _ = machine.connectionEstablished(generation: 5, socketID: "2.2", activityTimeout: nil, at: .seconds(3))
+        let actions = machine.transportClosed(generation: 5, closeCode: 1006, reason: nil, at: .seconds(9), random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 6, delay: .seconds(1)))
+        #expect(machine.publicState.description.hasPrefix("reconnecting(attempt: 1"))
+    }
+
+    @Test("the attempt limit ends in failed; connect() afterwards starts afresh")
+    func maximumAttempts() {
+        var machine = Self.connected(Machine.Configuration(backoff: Backoff(jitter: 0, maximumAttempts: 2)))
+        var generation = 1
+        for _ in 0..<2 {
+            let actions = machine.transportClosed(generation: generation, closeCode: nil, reason: nil, at: .zero, random: 0)
+            guard case .startReconnectTimer(let timer, _)? = actions.last else { return }
+            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: .zero).first else { return }
+            generation = next
+        }
+        _ = machine.transportClosed(generation: generation, closeCode: nil, reason: nil, at: .zero, random: 0)
+        guard case .failed(let error) = machine.publicState else {
+            Issue.record("expected failed, got \(machine.publicState)")
+            return
+        }
+        #expect(error.code == .reconnectAttemptsExhausted)
+        #expect(machine.connect(at: .zero).contains(.publishState(.connecting(attempt: 0))))
+    }
+
+    @Test("disconnect() cancels the pending retry; late timer and socket events change nothing")
+    func disconnectWhileWaiting() {
+        var machine = Self.connected()
+        _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
+        #expect(machine.disconnect(at: .zero) == [.cancelReconnectTimer(generation: 2), .publishState(.disconnected)])
+        #expect(machine.reconnectTimerFired(generation: 2, at: .seconds(5)) == [])
+        #expect(machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(5), random: 0) == [])
+        #expect(machine.publicState == .disconnected)
+    }
+
+    @Test("disconnect() while connecting or connected closes the socket, with a close timeout")
+    func disconnectWhileConnecting() {
+        var connecting = Machine()
+        _ = connecting.connect(at: .zero)
+        #expect(connecting.disconnect(at: .seconds(1)) == [.closeConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected)])
+        #expect(connecting.connectionEstablished(generation: 1, socketID: "x", activityTimeout: nil, at: .seconds(1)) == [])
+        #expect(connecting.watchdogFired(generation: 1, at: .seconds(2), random: 0).0 == .sleep(.seconds(4)))
+        #expect(connecting.watchdogFired(generation: 1, at: .seconds(6), random: 0) == (.stop, [.abortConnection(generation: 1)]))
+        #expect(connecting.publicState == .disconnected)
+
+        var connected = Self.connected()
+        #expect(connected.disconnect(at: .zero).starts(with: [.connectionLost, .closeConnection(generation: 1)]))
+        #expect(connected.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [])
+        #expect(connected.publicState == .disconnected)
+    }
+
+    @Test("a socket that never completes the handshake times out and backs off")
+    func handshakeTimeout() {
+        var machine = Machine(configuration: Self.noJitter)
+        _ = machine.connect(at: .zero)
+        #expect(machine.watchdogFired(generation: 1, at: .zero, random: 0).0 == .sleep(.seconds(10)))
+        let (decision, actions) = machine.watchdogFired(generation: 1, at: .seconds(10), random: 0)
+        #expect(decision == .stop)
+        #expect(actions.first == .abortConnection(generation: 1))
+        #expect(actions.last == .startReconnectTimer(generation: 2, delay: .seconds(1)))
+    }
+
+    @Test("shutdown finishes once the last socket is closed")
+    func shutdown() {
+        var machine = Self.connected()
+        let actions = machine.shutdown(at: .zero)
+        #expect(!actions.contains(.finished))
+        #expect(machine.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [.finished])
+        #expect(machine.connect(at: .zero) == [])
+
+        var idle = Machine()
+        #expect(idle.shutdown(at: .zero) == [.publishState(.disconnected), .finished])
+    }
+}
+
+extension ConnectionStateMachine.Action {
+    var publishedState: ConnectionState? {
+        if case .publishState(let state) = self { return state }
+        return nil
+    }
+}

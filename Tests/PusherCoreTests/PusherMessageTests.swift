@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+import Testing
+
+@Suite("Envelope codec")
+struct PusherMessageTests {
+    @Test("double-encoded data is unescaped once and kept exactly")
+    func doubleEncodedData() throws {
+        let message = try PusherMessage(parsing: #"{"event":"new-price","channel":"prices","data":"{\"price\":1.5,\"s\":\"a\\\"b\"}"}"#)
+        #expect(message.event == "new-price")
+        #expect(message.channel == "prices")
+        #expect(message.data == #"{"price":1.5,"s":"a\"b"}"#)
+        #expect(message.userID == nil)
+    }
+
+    @Test("object data is kept as its exact JSON text")
+    func objectData() throws {
+        let message = try PusherMessage(parsing: #"{"event":"e","channel":"c","data": {"b" : [1, 2],"a":null} }"#)
+        #expect(message.data == #"{"b" : [1, 2],"a":null}"#)
+    }
+
+    @Test("non-JSON string data is preserved verbatim")
+    func plainStringData() throws {
+        let message = try PusherMessage(parsing: #"{"event":"e","channel":"c","data":"just text, not JSON"}"#)
+        #expect(message.data == "just text, not JSON")
+    }
+
+    @Test("numeric user_id becomes its text; missing data is nil")
+    func numericUserID() throws {
+        let message = try PusherMessage(parsing: #"{"event":"client-x","channel":"presence-a","user_id":10}"#)
+        #expect(message.userID == "10")
+        #expect(message.data == nil)
+    }
+
+    @Test("escapes, unicode and surrogate pairs decode")
+    func escapes() throws {
+        let message = try PusherMessage(parsing: #"{"event":"e\u00e9\n","data":"\ud83d\ude00 \/ \t"}"#)
+        #expect(message.event == "eé\n")
+        #expect(message.data == "😀 / \t")
+    }
+
+    @Test("a bare pusher:ping without data parses")
+    func barePing() throws {
+        let message = try PusherMessage(parsing: #"{"event":"pusher:ping"}"#)
+        #expect(message.event == "pusher:ping")
+        #expect(message.data == nil)
+    }
+
+    @Test(
+        "malformed frames are typed errors",
+        arguments: [
+            "", "not json", "[]", #"{"event":1}"#, #"{"channel":"c"}"#, #"{"event":"e""#,
+            #"{"event":"e",}"#, #"{"event":"e"} trailing"#, #"{"event":"e","data":tru}"#,
+            #"{"event":"e","data":"\x"}"#, "{\"event\":\"a\nb\"}", #"{"event":"e","data":01.}"#,
+            #"{"event":"e","channel":5}"#, #"{"event":"e","data":"# + String(repeating: "[", count: 300),
+        ]
+    )
+    func malformed(text: String) {
+        #expect(throws: PusherError.self) { try PusherMessage(parsing: text) }
+        do {
+            _ = try PusherMessage(parsing: text)
+        } catch {
+            #expect(error.code == .malformedMessage)
+        }
+    }
+
+    @Test("outbound control messages carry data as an object")
+    func outbound() throws {
+        let subscribe = try JSONValue(parsing: OutboundMessage.subscribe(channel: "a\"b", auth: "k:s", channelData: #"{"user_id":"1"}"#))
+        #expect(subscribe["event"] == .string("pusher:subscribe"))
+        #expect(subscribe["data"]?["channel"] == .string("a\"b"))
+        #expect(subscribe["data"]?["auth"] == .string("k:s"))
+        #expect(subscribe["data"]?["channel_data"] == .string(#"{"user_id":"1"}"#))
+        let unsubscribe = try JSONValue(parsing: OutboundMessage.unsubscribe(channel: "x"))
+        #expect(unsubscribe == .object(["event": .string("pusher:unsubscribe"), "data": .object(["channel": .string("x")])]))
+        #expect(try JSONValue(parsing: OutboundMessage.ping)["data"] == .object([:]))
+        #expect(try JSONValue(parsing: OutboundMessage.pong)["event"] == .string("pusher:pong"))
+    }
+
+    @Test("a message round-trips through its server serialisation")
+    func roundTrip() throws {
+        let original = PusherMessage(event: "ev", channel: "ch", data: "{\"q\":\"\\u0001\"}\n", userID: "u")
+        #expect(try PusherMessage(parsing: original.serializedWithStringData) == original)
+    }
+
+    @Test("JSON values keep number text and read ids")
+    func jsonValue() throws {
+        let value = try JSONValue(parsing: #"{"socket_id":"1.2","activity_timeout":120,"n":1.50,"id":7}"#)
+        #expect(value["socket_id"]?.stringValue == "1.2")
+        #expect(value["activity_timeout"]?.intValue == 120)
+        #expect(value["n"] == .number("1.50"))
+        #expect(value["id"]?.idValue == "7")
+        #expect(value.jsonText == #"{"activity_timeout":120,"id":7,"n":1.50,"socket_id":"1.2"}"#)
+    }
+}
