@@ -36,6 +36,9 @@ public actor FakePusherServer {
         public var activityTimeout: Int?
         /// Whether `pusher:ping` is answered with `pusher:pong`.
         public var answersPings: Bool
+        /// Whether `pusher:connection_established` is sent after the upgrade (off holds clients in
+        /// the handshake).
+        public var sendsConnectionEstablished: Bool
         /// How event data is sent: as a JSON string holding the data (what Pusher does) or, when the
         /// data is JSON, as the JSON value itself (what some other servers do).
         public var dataEncoding: DataEncoding
@@ -45,10 +48,17 @@ public actor FakePusherServer {
             case object
         }
 
-        public init(appKey: String = "fake-app-key", activityTimeout: Int? = 120, answersPings: Bool = true, dataEncoding: DataEncoding = .string) {
+        public init(
+            appKey: String = "fake-app-key",
+            activityTimeout: Int? = 120,
+            answersPings: Bool = true,
+            sendsConnectionEstablished: Bool = true,
+            dataEncoding: DataEncoding = .string
+        ) {
             self.appKey = appKey
             self.activityTimeout = activityTimeout
             self.answersPings = answersPings
+            self.sendsConnectionEstablished = sendsConnectionEstablished
             self.dataEncoding = dataEncoding
         }
     }
@@ -264,7 +274,7 @@ public actor FakePusherServer {
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         if !path.hasSuffix("/app/\(self.configuration.appKey)") {
             self.closeConnection(id, code: 4001, reason: "App key not in this cluster")
-        } else {
+        } else if self.configuration.sendsConnectionEstablished {
             var payload = #"{"socket_id":"# + JSONWriter.quoted(socketID)
             if let timeout = self.configuration.activityTimeout { payload += #","activity_timeout":\#(timeout)"# }
             payload += "}"

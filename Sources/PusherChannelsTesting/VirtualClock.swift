@@ -49,7 +49,7 @@ public final class VirtualClock: Clock, Sendable {
     }
 
     private struct Waiter: Sendable {
-        let count: Int
+        let condition: @Sendable ([Instant]) -> Bool
         let continuation: CheckedContinuation<Void, Never>
     }
 
@@ -62,6 +62,19 @@ public final class VirtualClock: Clock, Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+
+    /// Removes and returns the waiters whose condition now holds. Call with the lock held.
+    private static func readyWaiters(_ state: inout State) -> [Waiter] {
+        guard !state.waiters.isEmpty else { return [] }
+        let deadlines = state.sleepers.map(\.deadline).sorted()
+        var ready: [Waiter] = []
+        state.waiters.removeAll { waiter in
+            guard waiter.condition(deadlines) else { return false }
+            ready.append(waiter)
+            return true
+        }
+        return ready
+    }
 
     public init() {}
 
@@ -93,23 +106,22 @@ public final class VirtualClock: Clock, Sendable {
                     if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), []) }
                     if deadline <= state.now { return (.success(()), []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    let count = state.sleepers.count
-                    let ready = state.waiters.filter { $0.count <= count }
-                    state.waiters.removeAll { $0.count <= count }
-                    return (nil, ready)
+                    return (nil, Self.readyWaiters(&state))
                 }
                 if let resumeWith { continuation.resume(with: resumeWith) }
                 for waiter in waiters { waiter.continuation.resume() }
             }
         } onCancel: {
-            let sleeper: Sleeper? = self.state.withLockedValue { state in
+            let (sleeper, waiters): (Sleeper?, [Waiter]) = self.state.withLockedValue { state in
                 if let index = state.sleepers.firstIndex(where: { $0.id == id }) {
-                    return state.sleepers.remove(at: index)
+                    let sleeper = state.sleepers.remove(at: index)
+                    return (sleeper, Self.readyWaiters(&state))
                 }
                 state.cancelled.insert(id)
-                return nil
+                return (nil, [])
             }
             sleeper?.continuation.resume(throwing: CancellationError())
+            for waiter in waiters { waiter.continuation.resume() }
         }
     }
 
@@ -120,22 +132,38 @@ public final class VirtualClock: Clock, Sendable {
 
     /// Moves time forward to `instant` (never backwards), waking every sleeper whose deadline has come.
     public func advance(to instant: Instant) {
-        let due: [Sleeper] = self.state.withLockedValue { state in
+        let (due, waiters): ([Sleeper], [Waiter]) = self.state.withLockedValue { state in
             if instant > state.now { state.now = instant }
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
             state.sleepers.removeAll { $0.deadline <= now }
-            return due
+            return (due, Self.readyWaiters(&state))
         }
         for sleeper in due { sleeper.continuation.resume() }
+        for waiter in waiters { waiter.continuation.resume() }
     }
 
     /// Suspends until at least `count` tasks are sleeping on this clock.
     public func waitForSleepers(count: Int = 1) async {
+        await self.waitUntilPending { $0.count >= count }
+    }
+
+    /// Suspends until the tasks sleeping on this clock wait for exactly these deadlines, given as
+    /// offsets from the clock's creation (order does not matter).
+    ///
+    /// This is how a test knows the client has armed the timer it expects: for example, after a
+    /// 4100 close, `await clock.waitForDeadlines([clock.now.offset + .seconds(1)])`.
+    public func waitForDeadlines(_ offsets: [Duration]) async {
+        let expected = offsets.sorted()
+        await self.waitUntilPending { $0.map(\.offset) == expected }
+    }
+
+    /// Suspends until `condition` holds for the sorted deadlines of the tasks sleeping now.
+    public func waitUntilPending(_ condition: @escaping @Sendable ([Instant]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = self.state.withLockedValue { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append(Waiter(count: count, continuation: continuation))
+                if condition(state.sleepers.map(\.deadline).sorted()) { return true }
+                state.waiters.append(Waiter(condition: condition, continuation: continuation))
                 return false
             }
             if ready { continuation.resume() }

@@ -131,8 +131,9 @@ extension PusherClient {
     /// Handles one text frame. This is the per-event hot path: one envelope parse, one dictionary
     /// lookup, one yield per consumer.
     func received(_ text: String, generation: Int) {
-        guard generation == self.connection.activeGeneration else { return }
-        self.connection.messageReceived(at: self.clock.now)
+        let isActive = generation == self.connection.activeGeneration
+        guard isActive || self.connection.isLive(generation) else { return }
+        if isActive { self.connection.messageReceived(at: self.clock.now) }
         let message: PusherMessage
         do {
             message = try PusherMessage(parsing: text)
@@ -141,7 +142,8 @@ extension PusherClient {
             return
         }
         if message.event.utf8.first == UInt8(ascii: "p") && message.event.hasPrefix("pusher") {
-            self.handleProtocolMessage(message, generation: generation)
+            // A socket being closed only delivers its last channel events.
+            if isActive { self.handleProtocolMessage(message, generation: generation) }
         } else {
             self.deliver(message)
         }
@@ -152,14 +154,12 @@ extension PusherClient {
             self.log(.trace, "dropping event without channel", ["pusher.event": "\(message.event)"])
             return
         }
-        let listeners = self.channelListeners[channel]
-        guard listeners != nil || !self.allEventListeners.isEmpty else { return }
+        // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
+        guard let listeners = self.channelListeners[channel] else { return }
         let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
         var removed: [Int] = []
-        if let listeners {
-            for listener in listeners where listener.eventName == nil || listener.eventName == event.name {
-                if !self.yield(event, to: listener) { removed.append(listener.id) }
-            }
+        for listener in listeners where listener.eventName == nil || listener.eventName == event.name {
+            if !self.yield(event, to: listener) { removed.append(listener.id) }
         }
         for listener in self.allEventListeners {
             if !self.yield(event, to: listener) { removed.append(listener.id) }

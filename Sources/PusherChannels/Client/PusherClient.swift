@@ -65,9 +65,7 @@ public actor PusherClient: Service {
     var channelListeners: [String: [EventListener]] = [:]
     var allEventListeners: [EventListener] = []
     private var listenerChannels: [Int: String] = [:]
-    private var stateObservers = ObserverSet<ConnectionState>()
-    private var errorObservers = ObserverSet<PusherError>()
-    private var subscriptionObservers = ObserverSet<SubscriptionEvent>()
+    nonisolated let observers = ObserverRegistry()
     private var nextListenerID = 0
 
     /// Creates a client whose timers run on the continuous clock.
@@ -115,26 +113,26 @@ public actor PusherClient: Service {
         )
     }
 
-    /// Every event of every channel the client is subscribed to, once each. Does not subscribe to
-    /// anything by itself.
+    /// Every event of every channel that has a consumer, once each. Does not subscribe to anything by
+    /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
         ChannelEventSequence(client: self, scope: .all, buffering: buffering ?? self.options.buffering)
     }
 
     /// Connection states, starting with the current one.
     public nonisolated var connectionStates: ConnectionStateSequence {
-        PusherSequence { await self.addStateObserver() }
+        PusherSequence { [observers] in observers.observeStates() }
     }
 
     /// Errors: connection closes and transport failures (also visible in the state), server
     /// `pusher:error` messages, malformed frames, failed subscriptions.
     public nonisolated var errors: PusherErrorSequence {
-        PusherSequence { await self.addErrorObserver() }
+        PusherSequence { [observers] in observers.observeErrors() }
     }
 
     /// Subscription confirmations and refusals, for one channel or (with `nil`) for all.
     public nonisolated func subscriptionEvents(on channel: String? = nil) -> SubscriptionEventSequence {
-        PusherSequence { await self.addSubscriptionObserver(channel: channel) }
+        PusherSequence { [observers] in observers.observeSubscriptions(channel: channel) }
     }
 
     // MARK: Control
@@ -231,9 +229,7 @@ public actor PusherClient: Service {
             for listener in listeners { listener.continuation.finish() }
         }
         for listener in self.allEventListeners { listener.continuation.finish() }
-        self.stateObservers.finishAll()
-        self.errorObservers.finishAll()
-        self.subscriptionObservers.finishAll()
+        self.observers.finishAll()
         for handle in self.connections.values { handle.outbox.finish() }
         self.channelListeners = [:]
         self.allEventListeners = []
@@ -316,7 +312,7 @@ public actor PusherClient: Service {
 
     private func publish(_ state: ConnectionState) {
         self.log(.debug, "connection state changed", ["pusher.state": "\(state)"])
-        self.stateObservers.yield(state)
+        self.observers.publish(state)
         switch state {
         case .reconnecting(_, _, let cause), .failed(let cause):
             self.report(cause)
@@ -327,11 +323,11 @@ public actor PusherClient: Service {
 
     func report(_ error: PusherError) {
         self.log(.debug, "error", ["pusher.error": "\(error.code)", "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")"])
-        self.errorObservers.yield(error)
+        self.observers.report(error)
     }
 
     private func notifySubscription(_ event: SubscriptionEvent) {
-        self.subscriptionObservers.yield(event, channel: event.channel)
+        self.observers.notify(event)
     }
 
     // MARK: Registration
@@ -385,39 +381,7 @@ public actor PusherClient: Service {
         return (stream, ListenerToken(id: id, commands: commands))
     }
 
-    private func addStateObserver() -> (AsyncStream<ConnectionState>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(64))
-        continuation.yield(self.connection.publicState)
-        return (stream, self.register(continuation, in: &self.stateObservers))
-    }
-
-    private func addErrorObserver() -> (AsyncStream<PusherError>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: PusherError.self, bufferingPolicy: .bufferingNewest(1024))
-        return (stream, self.register(continuation, in: &self.errorObservers))
-    }
-
-    private func addSubscriptionObserver(channel: String?) -> (AsyncStream<SubscriptionEvent>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
-        return (stream, self.register(continuation, channel: channel, in: &self.subscriptionObservers))
-    }
-
-    private func register<Element>(
-        _ continuation: AsyncStream<Element>.Continuation,
-        channel: String? = nil,
-        in observers: inout ObserverSet<Element>
-    ) -> ListenerToken {
-        let id = self.makeListenerID()
-        if case .finished = self.runPhase {
-            continuation.finish()
-        } else {
-            let commands = self.commands
-            continuation.onTermination = { _ in commands.yield(.removeListener(id)) }
-            observers.insert(id: id, channel: channel, continuation)
-        }
-        return ListenerToken(id: id, commands: self.commands)
-    }
-
-    /// Removes a consumer or observer. Idempotent: termination handlers and token deinits both call it.
+    /// Removes a channel-event consumer. Idempotent: termination handlers and token deinits both call it.
     func removeListener(_ id: Int) {
         if let channel = self.listenerChannels.removeValue(forKey: id) {
             if var listeners = self.channelListeners[channel], let index = listeners.firstIndex(where: { $0.id == id }) {
@@ -428,8 +392,6 @@ public actor PusherClient: Service {
             self.perform(self.subscriptions.consumerRemoved(channel))
         } else if let index = self.allEventListeners.firstIndex(where: { $0.id == id }) {
             self.allEventListeners.remove(at: index).continuation.finish()
-        } else if !self.stateObservers.remove(id), !self.errorObservers.remove(id) {
-            _ = self.subscriptionObservers.remove(id)
         }
     }
 

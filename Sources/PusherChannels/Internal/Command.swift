@@ -30,15 +30,18 @@ struct ConnectionHandle: Sendable {
 /// Removes a consumer's registration when its iterator goes away (a `break` out of the loop drops
 /// the iterator without cancelling anything).
 final class ListenerToken: Sendable {
-    let id: Int
-    private let commands: AsyncStream<Command>.Continuation
+    private let release: @Sendable () -> Void
 
-    init(id: Int, commands: AsyncStream<Command>.Continuation) {
-        self.id = id
-        self.commands = commands
+    init(release: @escaping @Sendable () -> Void) {
+        self.release = release
+    }
+
+    /// A token that asks the run loop to remove consumer `id`.
+    convenience init(id: Int, commands: AsyncStream<Command>.Continuation) {
+        self.init { commands.yield(.removeListener(id)) }
     }
 
     deinit {
-        self.commands.yield(.removeListener(self.id))
+        self.release()
     }
 }

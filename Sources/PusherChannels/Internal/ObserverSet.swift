@@ -1,29 +1,114 @@
 // SPDX-License-Identifier: MIT
 
-/// The consumers of one kind of notification, each with its own stream, optionally narrowed to one
-/// channel.
-struct ObserverSet<Element: Sendable> {
-    private var observers: [Int: (channel: String?, continuation: AsyncStream<Element>.Continuation)] = [:]
+import NIOConcurrencyHelpers
+import PusherCore
 
-    mutating func insert(id: Int, channel: String? = nil, _ continuation: AsyncStream<Element>.Continuation) {
-        self.observers[id] = (channel, continuation)
+/// The consumers of the client's notifications (connection states, errors, subscription outcomes).
+///
+/// Registration happens synchronously when an iterator is made, so a consumer sees everything
+/// published after that point, with no race against its first `next()`. The actor publishes; a lock
+/// guards the sets. Continuations are yielded to and finished outside the lock, because finishing
+/// one runs its termination handler, which comes back here to remove it.
+final class ObserverRegistry: Sendable {
+    private struct Observer<Element: Sendable>: Sendable {
+        var channel: String?
+        var continuation: AsyncStream<Element>.Continuation
     }
 
-    /// Removes and finishes observer `id`; returns whether it was here.
-    mutating func remove(_ id: Int) -> Bool {
-        guard let observer = self.observers.removeValue(forKey: id) else { return false }
-        observer.continuation.finish()
-        return true
+    private struct State: Sendable {
+        var current: ConnectionState = .initialized
+        var isFinished = false
+        var nextID = 0
+        var states: [Int: Observer<ConnectionState>] = [:]
+        var errors: [Int: Observer<PusherError>] = [:]
+        var subscriptions: [Int: Observer<SubscriptionEvent>] = [:]
     }
 
-    func yield(_ element: Element, channel: String? = nil) {
-        for observer in self.observers.values where observer.channel == nil || observer.channel == channel {
-            observer.continuation.yield(element)
+    private let state = NIOLockedValueBox(State())
+
+    func observeStates() -> (AsyncStream<ConnectionState>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(64))
+        let (id, current, isFinished) = self.state.withLockedValue { state -> (Int, ConnectionState, Bool) in
+            state.nextID += 1
+            if !state.isFinished { state.states[state.nextID] = Observer(continuation: continuation) }
+            return (state.nextID, state.current, state.isFinished)
         }
+        continuation.yield(current)
+        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
     }
 
-    mutating func finishAll() {
-        for observer in self.observers.values { observer.continuation.finish() }
-        self.observers = [:]
+    func observeErrors() -> (AsyncStream<PusherError>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: PusherError.self, bufferingPolicy: .bufferingNewest(1024))
+        let (id, isFinished) = self.state.withLockedValue { state -> (Int, Bool) in
+            state.nextID += 1
+            if !state.isFinished { state.errors[state.nextID] = Observer(continuation: continuation) }
+            return (state.nextID, state.isFinished)
+        }
+        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+    }
+
+    func observeSubscriptions(channel: String?) -> (AsyncStream<SubscriptionEvent>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let (id, isFinished) = self.state.withLockedValue { state -> (Int, Bool) in
+            state.nextID += 1
+            if !state.isFinished { state.subscriptions[state.nextID] = Observer(channel: channel, continuation: continuation) }
+            return (state.nextID, state.isFinished)
+        }
+        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+    }
+
+    private func finishing<Element>(_ continuation: AsyncStream<Element>.Continuation, id: Int, isFinished: Bool) -> ListenerToken {
+        if isFinished {
+            continuation.finish()
+        } else {
+            continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        }
+        return ListenerToken { [weak self] in self?.remove(id) }
+    }
+
+    func publish(_ connectionState: ConnectionState) {
+        let targets = self.state.withLockedValue { state in
+            state.current = connectionState
+            return state.states.values.map(\.continuation)
+        }
+        for continuation in targets { continuation.yield(connectionState) }
+    }
+
+    func report(_ error: PusherError) {
+        let targets = self.state.withLockedValue { $0.errors.values.map(\.continuation) }
+        for continuation in targets { continuation.yield(error) }
+    }
+
+    func notify(_ event: SubscriptionEvent) {
+        let targets = self.state.withLockedValue { state in
+            state.subscriptions.values.filter { $0.channel == nil || $0.channel == event.channel }.map(\.continuation)
+        }
+        for continuation in targets { continuation.yield(event) }
+    }
+
+    private func remove(_ id: Int) {
+        let removed = self.state.withLockedValue { state -> (AsyncStream<ConnectionState>.Continuation?, AsyncStream<PusherError>.Continuation?, AsyncStream<SubscriptionEvent>.Continuation?) in
+            (state.states.removeValue(forKey: id)?.continuation, state.errors.removeValue(forKey: id)?.continuation,
+             state.subscriptions.removeValue(forKey: id)?.continuation)
+        }
+        removed.0?.finish()
+        removed.1?.finish()
+        removed.2?.finish()
+    }
+
+    /// Finishes every sequence; later registrations get finished sequences.
+    func finishAll() {
+        let (states, errors, subscriptions) = self.state.withLockedValue { state in
+            state.isFinished = true
+            defer {
+                state.states = [:]
+                state.errors = [:]
+                state.subscriptions = [:]
+            }
+            return (state.states.values.map(\.continuation), state.errors.values.map(\.continuation), state.subscriptions.values.map(\.continuation))
+        }
+        for continuation in states { continuation.finish() }
+        for continuation in errors { continuation.finish() }
+        for continuation in subscriptions { continuation.finish() }
     }
 }

@@ -87,47 +87,29 @@ extension ChannelEventSequence.AsyncIterator: Sendable {}
 
 /// A sequence of client notifications: connection states, errors, subscription outcomes.
 ///
-/// Each iteration registers its own consumer with its own buffer; it never throws, and finishes
-/// when the client stops or the iterating task is cancelled.
+/// Each iterator is its own consumer with its own buffer, registered when the iterator is made (a
+/// `for await` loop makes it at once), so nothing published after that is missed. It never throws,
+/// and finishes when the client stops or the iterating task is cancelled.
 public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
-    let register: @Sendable () async -> (AsyncStream<Element>, ListenerToken)
+    let register: @Sendable () -> (AsyncStream<Element>, ListenerToken)
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(register: self.register)
+        let (stream, token) = self.register()
+        return AsyncIterator(iterator: stream.makeAsyncIterator(), token: token)
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let register: @Sendable () async -> (AsyncStream<Element>, ListenerToken)
-        var current: (AsyncStream<Element>.Iterator, ListenerToken)?
-        var finished = false
+        var iterator: AsyncStream<Element>.Iterator
+        let token: ListenerToken
 
         public mutating func next() async -> Element? {
-            await self.next(isolation: nil)
+            await self.iterator.next(isolation: nil)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            guard !self.finished else { return nil }
-            var (iterator, token): (AsyncStream<Element>.Iterator, ListenerToken)
-            if let current {
-                (iterator, token) = current
-            } else {
-                guard !Task.isCancelled else {
-                    self.finished = true
-                    return nil
-                }
-                let (stream, newToken) = await self.register()
-                (iterator, token) = (stream.makeAsyncIterator(), newToken)
-            }
-            let element = await iterator.next(isolation: actor)
-            if element == nil {
-                self.finished = true
-                self.current = nil
-            } else {
-                self.current = (iterator, token)
-            }
-            return element
+            await self.iterator.next(isolation: actor)
         }
     }
 }

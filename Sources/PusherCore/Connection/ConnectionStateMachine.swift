@@ -114,6 +114,12 @@ public struct ConnectionStateMachine: Sendable {
         }
     }
 
+    /// Whether `generation` is the active socket or one the client is closing (whose last events
+    /// still reach their consumers).
+    public func isLive(_ generation: Int) -> Bool {
+        generation == self.activeGeneration || self.closing[generation] != nil
+    }
+
     /// The generation of the ready connection, if there is one.
     public var readyGeneration: Int? {
         if case .connected(let attempt, _, _, _) = self.state { return attempt.generation }
