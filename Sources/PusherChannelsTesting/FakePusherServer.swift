@@ -111,7 +111,7 @@ public actor FakePusherServer {
 
     private struct Waiter {
         let condition: @Sendable (Snapshot) -> Bool
-        let continuation: CheckedContinuation<Void, Never>
+        let signal: OneShotSignal
     }
 
     public nonisolated let configuration: Configuration
@@ -387,6 +387,13 @@ public actor FakePusherServer {
         for id in self.targets(connection) { self.sendText(text, to: id) }
     }
 
+    /// Sends a binary frame (not part of the protocol; clients should report and ignore it).
+    public func sendBinary(_ bytes: [UInt8], to connection: Int? = nil) {
+        for id in self.targets(connection) {
+            self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes)))
+        }
+    }
+
     /// Sends `pusher:error` with `{"message", "code"}` as a data object, as Pusher does.
     public func sendError(message: String, code: Int?, to connection: Int? = nil) {
         let codeText = code.map(String.init) ?? "null"
@@ -446,12 +453,13 @@ public actor FakePusherServer {
         Snapshot(connections: self.order.compactMap { self.live[$0]?.connection }, refusedConnections: self.refusedCount.withLockedValue { $0 })
     }
 
-    /// Suspends until `condition` holds for the server's state. Use a test time limit as the bound.
+    /// Suspends until `condition` holds for the server's state, or the task is cancelled (bound it
+    /// with a test time limit).
     public func waitUntil(_ condition: @escaping @Sendable (Snapshot) -> Bool) async {
         if condition(self.snapshot) { return }
-        await withCheckedContinuation { continuation in
-            self.waiters.append(Waiter(condition: condition, continuation: continuation))
-        }
+        let signal = OneShotSignal()
+        self.waiters.append(Waiter(condition: condition, signal: signal))
+        await signal.wait()
     }
 
     /// Suspends until `count` connections have been opened in total (open or not).
@@ -477,7 +485,7 @@ public actor FakePusherServer {
         var remaining: [Waiter] = []
         for waiter in self.waiters {
             if waiter.condition(snapshot) {
-                waiter.continuation.resume()
+                waiter.signal.fire()
             } else {
                 remaining.append(waiter)
             }

@@ -49,6 +49,7 @@ public final class VirtualClock: Clock, Sendable {
     }
 
     private struct Waiter: Sendable {
+        let id: Int
         let condition: @Sendable ([Instant]) -> Bool
         let continuation: CheckedContinuation<Void, Never>
     }
@@ -158,15 +159,30 @@ public final class VirtualClock: Clock, Sendable {
         await self.waitUntilPending { $0.map(\.offset) == expected }
     }
 
-    /// Suspends until `condition` holds for the sorted deadlines of the tasks sleeping now.
+    /// Suspends until `condition` holds for the sorted deadlines of the tasks sleeping now, or the
+    /// task is cancelled.
     public func waitUntilPending(_ condition: @escaping @Sendable ([Instant]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = self.state.withLockedValue { state -> Bool in
-                if condition(state.sleepers.map(\.deadline).sorted()) { return true }
-                state.waiters.append(Waiter(condition: condition, continuation: continuation))
-                return false
+        let id = self.state.withLockedValue { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = self.state.withLockedValue { state -> Bool in
+                    if state.cancelled.remove(id) != nil { return true }
+                    if condition(state.sleepers.map(\.deadline).sorted()) { return true }
+                    state.waiters.append(Waiter(id: id, condition: condition, continuation: continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter: Waiter? = self.state.withLockedValue { state in
+                if let index = state.waiters.firstIndex(where: { $0.id == id }) { return state.waiters.remove(at: index) }
+                state.cancelled.insert(id)
+                return nil
+            }
+            waiter?.continuation.resume()
         }
     }
 

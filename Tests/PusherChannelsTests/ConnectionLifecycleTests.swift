@@ -219,7 +219,8 @@ struct ConnectionLifecycleTests {
                 await server.trigger(channel: "news", event: "flash", data: "{}")
             }
             // The event sent before the close arrives, then the sequence ends.
-            #expect(try await eventNames == ["flash"])
+            let eventNamesResult = try await eventNames
+            #expect(eventNamesResult == ["flash"])
             let last = await states.collect { $0 == .disconnected }.last
             #expect(last == .disconnected)
             let end = await states.next()

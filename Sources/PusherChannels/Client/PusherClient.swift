@@ -67,6 +67,7 @@ public actor PusherClient: Service {
     private var listenerChannels: [Int: String] = [:]
     nonisolated let observers = ObserverRegistry()
     private var nextListenerID = 0
+    private var consumerWaiters: [(channel: String, count: Int, signal: OneShotSignal)] = []
 
     /// Creates a client whose timers run on the continuous clock.
     ///
@@ -97,6 +98,34 @@ public actor PusherClient: Service {
 
     /// Channels that currently have consumers, whether or not the server has confirmed them yet.
     public var channels: [String] { self.subscriptions.channelNames }
+
+    /// How many consumers are iterating events of `channel` now. Useful to check that consumers end
+    /// when expected (a count that only grows is a leak).
+    public func consumerCount(on channel: String) -> Int {
+        self.channelListeners[channel]?.count ?? 0
+    }
+
+    /// Suspends until exactly `count` consumers iterate events of `channel` (or the task is
+    /// cancelled).
+    ///
+    /// A consumer registers on its first `next()`, in its own task; tests use this to know that a
+    /// consumer started in another task is listening before the server sends anything.
+    public func waitForConsumers(on channel: String, count: Int = 1) async {
+        guard self.consumerCount(on: channel) != count else { return }
+        let signal = OneShotSignal()
+        self.consumerWaiters.append((channel, count, signal))
+        await signal.wait()
+    }
+
+    private func consumersChanged(on channel: String) {
+        guard !self.consumerWaiters.isEmpty else { return }
+        let count = self.consumerCount(on: channel)
+        self.consumerWaiters.removeAll { waiter in
+            guard waiter.channel == channel, waiter.count == count else { return false }
+            waiter.signal.fire()
+            return true
+        }
+    }
 
     /// Events of `channel`, optionally only those named `eventName`. See ``ChannelEventSequence``.
     ///
@@ -236,6 +265,8 @@ public actor PusherClient: Service {
         self.listenerChannels = [:]
         self.connections = [:]
         self.reconnectTimers = [:]
+        for waiter in self.consumerWaiters { waiter.signal.fire() }
+        self.consumerWaiters = []
     }
 
     // MARK: Performing actions
@@ -300,6 +331,7 @@ public actor PusherClient: Service {
                 self.listenerChannels[listener.id] = nil
                 listener.continuation.finish(throwing: error)
             }
+            self.consumersChanged(on: channel)
             self.notifySubscription(.failed(channel: channel, error: error))
             self.report(error)
         }
@@ -375,6 +407,7 @@ public actor PusherClient: Service {
             self.channelListeners[channelName.rawValue, default: []].append(listener)
             self.listenerChannels[id] = channelName.rawValue
             self.perform(self.subscriptions.consumerAdded(channelName))
+            self.consumersChanged(on: channelName.rawValue)
         } else {
             self.allEventListeners.append(listener)
         }
@@ -390,6 +423,7 @@ public actor PusherClient: Service {
                 self.channelListeners[channel] = listeners.isEmpty ? nil : listeners
             }
             self.perform(self.subscriptions.consumerRemoved(channel))
+            self.consumersChanged(on: channel)
         } else if let index = self.allEventListeners.firstIndex(where: { $0.id == id }) {
             self.allEventListeners.remove(at: index).continuation.finish()
         }

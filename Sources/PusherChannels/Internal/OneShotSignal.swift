@@ -3,8 +3,9 @@
 import NIOConcurrencyHelpers
 
 /// A signal fired once, awaited by at most one task. Used to cancel one specific child task of the
-/// client's task group (a reconnect timer, a socket) without unstructured tasks.
-final class OneShotSignal: Sendable {
+/// client's task group (a reconnect timer, a socket) without unstructured tasks, and for waits that
+/// must end when their task is cancelled.
+package final class OneShotSignal: Sendable {
     private enum State {
         case idle
         case waiting(CheckedContinuation<Void, Never>)
@@ -13,8 +14,10 @@ final class OneShotSignal: Sendable {
 
     private let state = NIOLockedValueBox(State.idle)
 
+    package init() {}
+
     /// Returns when the signal fires or the waiting task is cancelled.
-    func wait() async {
+    package func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = self.state.withLockedValue { state -> Bool in
@@ -35,7 +38,7 @@ final class OneShotSignal: Sendable {
         }
     }
 
-    func fire() {
+    package func fire() {
         let continuation = self.state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             defer { state = .done }
             if case .waiting(let continuation) = state { return continuation }

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
+@Suite("Bad input gets a typed error and nothing else is lost", .timeLimit(.minutes(1)))
+struct BadInputTests {
+    @Test("malformed frames and pusher:error are reported; events keep flowing on every channel")
+    func malformedFrames() async throws {
+        try await withHarness { harness in
+            var errors = harness.client.errors.makeAsyncIterator()
+            async let a = collect(harness.client.events(on: "a"), count: 2)
+            async let b = collect(harness.client.events(on: "b"), count: 1)
+            await harness.server.waitForSubscribers(of: "a")
+            await harness.server.waitForSubscribers(of: "b")
+            await harness.server.trigger(channel: "a", event: "first", data: "1")
+            for garbage in ["not json", #"{"channel":"a"}"#, #"{"event":"x","channel":"a","data":"\q"}"#] {
+                await harness.server.send(raw: garbage)
+            }
+            await harness.server.sendError(message: "Client event rejected due to rate limit", code: 4301)
+            await harness.server.send(raw: #"{"event":"pusher:error","data":"{\"message\":\"string-encoded\",\"code\":4302}"}"#)
+            await harness.server.trigger(channel: "a", event: "second", data: "2")
+            await harness.server.trigger(channel: "b", event: "only", data: "3")
+            let aResult = try await a
+            #expect(aResult.map(\.name) == ["first", "second"])
+            let bResult = try await b
+            #expect(bResult.map(\.name) == ["only"])
+            var reported: [PusherError] = []
+            for _ in 0..<5 { if let error = await errors.next() { reported.append(error) } }
+            #expect(reported.prefix(3).allSatisfy { $0.code == .malformedMessage })
+            #expect(reported[3].code == .serverError)
+            #expect(reported[3].closeCode == 4301)
+            #expect(reported[3].message == "Client event rejected due to rate limit")
+            #expect(reported[4].closeCode == 4302)
+            #expect(await harness.client.state.isConnected)
+        }
+    }
+
+    @Test("invalid and reserved channel names throw from the sequence", arguments: ["", "bad name", "#server-to-user-1"])
+    func invalidName(name: String) async throws {
+        try await withHarness { harness in
+            await #expect {
+                for try await _ in harness.client.events(on: name) {}
+            } throws: { error in
+                (error as? PusherError)?.code == .invalidChannelName
+            }
+        }
+    }
+
+    @Test("channels that need authorization fail with a typed error (no authorizer yet)", arguments: ["private-x", "presence-y", "private-encrypted-z"])
+    func needsAuthorization(name: String) async throws {
+        try await withHarness { harness in
+            await #expect {
+                for try await _ in harness.client.events(on: name) {}
+            } throws: { error in
+                (error as? PusherError)?.code == .authorizationRequired
+            }
+            #expect(await harness.client.channels.isEmpty)
+        }
+    }
+
+    @Test("a pusher:subscription_error fails that channel's consumers only; it can be retried")
+    func subscriptionError() async throws {
+        try await withHarness { harness in
+            var signals = harness.client.subscriptionEvents().makeAsyncIterator()
+            async let healthy = collect(harness.client.events(on: "healthy"), count: 1)
+            let doomed = Task { try await collect(harness.client.events(on: "doomed"), count: 1) }
+            await harness.server.waitForSubscribers(of: "doomed")
+            await harness.server.waitForSubscribers(of: "healthy")
+            await harness.server.send(raw: #"{"event":"pusher:subscription_error","channel":"doomed","data":{"message":"nope","code":403}}"#)
+            await #expect {
+                _ = try await doomed.value
+            } throws: { error in
+                let error = error as? PusherError
+                return error?.code == .subscriptionFailed && error?.channel == "doomed" && error?.message == "nope"
+            }
+            var failure: SubscriptionEvent?
+            while let signal = await signals.next() {
+                if case .failed = signal { failure = signal; break }
+            }
+            #expect(failure?.channel == "doomed")
+            await harness.server.trigger(channel: "healthy", event: "still", data: "here")
+            let healthyResult = try await healthy
+            #expect(healthyResult.map(\.name) == ["still"])
+            // Retrying subscribes again.
+            async let retry = collect(harness.client.events(on: "doomed"), count: 1)
+            await harness.server.waitForMessages(named: "pusher:subscribe", count: 3)
+            try await LivenessTests.waitUntilClientProcessed(harness)
+            await harness.server.trigger(channel: "doomed", event: "back", data: "")
+            let retryResult = try await retry
+            #expect(retryResult.map(\.name) == ["back"])
+        }
+    }
+
+    @Test("binary frames are reported as malformed and the connection stays up")
+    func binaryFrame() async throws {
+        try await withHarness { harness in
+            var errors = harness.client.errors.makeAsyncIterator()
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            _ = await states.connectedSocketID()
+            await harness.server.sendBinary([0, 1, 2])
+            let error = await errors.next()
+            #expect(error?.code == .malformedMessage)
+            #expect(await harness.client.state.isConnected)
+        }
+    }
+}
