@@ -61,6 +61,8 @@ let package = Package(
             dependencies: [
                 "PusherChannels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOConcurrencyHelpers
+import PusherChannels
+import UnixSignals
+
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Subscribe to channels and print their events as JSON lines.",
+        discussion: """
+            Each event is one JSON object on standard output: {"channel", "event", "data", "user_id"?}, \
+            with "data" exactly as received. Connection states and errors go to standard error. \
+            The command runs until interrupted (SIGINT/SIGTERM), until --count events have arrived, \
+            or until the connection fails for good (exit status 1).
+
+            Examples:
+              pusher-channels listen --key APP_KEY --cluster eu --channel prices
+              pusher-channels listen --key app-key --host 127.0.0.1 --port 6001 --no-tls --channel chat --count 10 --stats
+            """
+    )
+
+    @Option(help: "The application key.")
+    var key: String
+
+    @Option(help: "Pusher cluster (connects to ws-CLUSTER.pusher.com). Use this or --host.")
+    var cluster: String?
+
+    @Option(help: "Host of a self-hosted server (soketi, Laravel Reverb, sockudo, …).")
+    var host: String?
+
+    @Option(help: "Port (default 443 with TLS, 80 without).")
+    var port: Int?
+
+    @Option(help: "Path prefix before /app/KEY, for servers mounted under a path.")
+    var path: String = ""
+
+    @Flag(inversion: .prefixedNo, help: "Use TLS (wss://).")
+    var tls = true
+
+    @Option(name: .customLong("channel"), help: "A channel to subscribe to (repeatable).")
+    var channels: [String] = []
+
+    @Option(help: "Only print events with this name.")
+    var event: String?
+
+    @Option(help: "Exit after this many matching events.")
+    var count: Int?
+
+    @Flag(help: "Do not print events (with --stats, to measure throughput).")
+    var quiet = false
+
+    @Flag(help: "At exit, print 'events=N seconds=S rate=R/s' (S from the first to the last counted event).")
+    var stats = false
+
+    func validate() throws {
+        guard !self.channels.isEmpty else { throw ValidationError("Give at least one --channel.") }
+        guard (self.cluster == nil) != (self.host == nil) else { throw ValidationError("Give either --cluster or --host.") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
+    }
+
+    private enum Outcome: Sendable {
+        case done
+        case interrupted
+        case failed(PusherError)
+        case ended
+    }
+
+    func run() async throws {
+        var options: PusherClientOptions
+        if let host {
+            options = PusherClientOptions(host: host, port: self.port, useTLS: self.tls, path: self.path)
+        } else {
+            options = PusherClientOptions(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
+            options.endpoint.port = self.port
+            options.endpoint.path = self.path
+        }
+        let client = PusherClient(key: self.key, options: options)
+        let counter = EventCounter()
+
+        // `withRunning` closes the connection with a normal close frame when the body returns.
+        let outcome = try await withRunning(client) { client in
+            try await withThrowingTaskGroup(of: Outcome.self) { group in
+                group.addTask {
+                    for await state in client.connectionStates {
+                        Output.error("state: \(state)")
+                        if case .failed(let error) = state { return .failed(error) }
+                    }
+                    return .ended
+                }
+                group.addTask {
+                    for await error in client.errors { Output.error("error: \(error)") }
+                    return .ended
+                }
+                group.addTask {
+                    let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+                    for await _ in signals { return .interrupted }
+                    return .ended
+                }
+                for channel in self.channels {
+                    group.addTask {
+                        for try await event in client.events(on: channel, named: self.event) {
+                            if !self.quiet { Output.line(Self.json(event)) }
+                            if counter.record(limit: self.count) { return .done }
+                        }
+                        return .ended
+                    }
+                }
+                var outcome = Outcome.ended
+                while let next = try await group.next() {
+                    if case .ended = next { continue }
+                    outcome = next
+                    break
+                }
+                group.cancelAll()
+                return outcome
+            }
+        }
+
+        if self.stats { Output.line(counter.summary) }
+        Output.flush()
+        if case .failed(let error) = outcome {
+            Output.error("failed: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func json(_ event: ChannelEvent) -> String {
+        var line = #"{"channel":"# + JSONWriter.quoted(event.channel) + #","event":"# + JSONWriter.quoted(event.name)
+        line += #","data":"# + JSONWriter.quoted(event.data)
+        if let userID = event.userID { line += #","user_id":"# + JSONWriter.quoted(userID) }
+        return line + "}"
+    }
+}
+
+/// Counts events across channels and times the span from the first to the last one.
+final class EventCounter: Sendable {
+    private struct State {
+        var count = 0
+        var first: ContinuousClock.Instant?
+        var last: ContinuousClock.Instant?
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Records one event; returns true when `limit` is reached.
+    func record(limit: Int?) -> Bool {
+        let now = ContinuousClock.now
+        return self.state.withLockedValue { state in
+            state.count += 1
+            if state.first == nil { state.first = now }
+            state.last = now
+            return limit.map { state.count >= $0 } ?? false
+        }
+    }
+
+    var summary: String {
+        self.state.withLockedValue { state in
+            let seconds: Double
+            if let first = state.first, let last = state.last {
+                let (whole, fraction) = (last - first).components
+                seconds = Double(whole) + Double(fraction) / 1e18
+            } else {
+                seconds = 0
+            }
+            let rate = seconds > 0 ? Double(state.count) / seconds : 0
+            return "events=\(state.count) seconds=\(Self.format(seconds)) rate=\(Self.format(rate))/s"
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        let scaled = (value * 1000).rounded() / 1000
+        return String(scaled)
+    }
+}
+
+/// Standard output (buffered by stdio when piped) and standard error (unbuffered).
+enum Output {
+    static func line(_ text: String) {
+        print(text)
+    }
+
+    static func error(_ text: String) {
+        let line = text + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    static func flush() {
+        fflush(nil)
+    }
+}
