@@ -8,7 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOConcurrencyHelpers
 import PusherChannels
 import UnixSignals
 
@@ -83,7 +82,6 @@ struct Listen: AsyncParsableCommand {
             options.endpoint.path = self.path
         }
         let client = PusherClient(key: self.key, options: options)
-        let counter = EventCounter()
 
         // `withRunning` closes the connection with a normal close frame when the body returns.
         let outcome = try await withRunning(client) { client in
@@ -104,14 +102,26 @@ struct Listen: AsyncParsableCommand {
                     for await _ in signals { return .interrupted }
                     return .ended
                 }
+                // Every channel feeds one loop, which prints and counts.
+                let (merged, sink) = AsyncThrowingStream.makeStream(of: ChannelEvent.self)
                 for channel in self.channels {
                     group.addTask {
-                        for try await event in client.events(on: channel, named: self.event) {
-                            if !self.quiet { Output.line(Self.json(event)) }
-                            if counter.record(limit: self.count) { return .done }
+                        do {
+                            for try await event in client.events(on: channel, named: self.event) { sink.yield(event) }
+                        } catch {
+                            sink.finish(throwing: error)
                         }
                         return .ended
                     }
+                }
+                group.addTask {
+                    var counter = EventCounter()
+                    defer { if self.stats { Output.line(counter.summary) } }
+                    for try await event in merged {
+                        if !self.quiet { Output.line(Self.json(event)) }
+                        if counter.record(limit: self.count) { return .done }
+                    }
+                    return .ended
                 }
                 var outcome = Outcome.ended
                 while let next = try await group.next() {
@@ -124,7 +134,6 @@ struct Listen: AsyncParsableCommand {
             }
         }
 
-        if self.stats { Output.line(counter.summary) }
         Output.flush()
         if case .failed(let error) = outcome {
             Output.error("failed: \(error)")
@@ -140,44 +149,33 @@ struct Listen: AsyncParsableCommand {
     }
 }
 
-/// Counts events across channels and times the span from the first to the last one.
-final class EventCounter: Sendable {
-    private struct State {
-        var count = 0
-        var first: ContinuousClock.Instant?
-        var last: ContinuousClock.Instant?
-    }
-
-    private let state = NIOLockedValueBox(State())
+/// Counts events and times the span from the first to the last one.
+struct EventCounter {
+    private var count = 0
+    private var first: ContinuousClock.Instant?
+    private var last: ContinuousClock.Instant?
 
     /// Records one event; returns true when `limit` is reached.
-    func record(limit: Int?) -> Bool {
+    mutating func record(limit: Int?) -> Bool {
         let now = ContinuousClock.now
-        return self.state.withLockedValue { state in
-            state.count += 1
-            if state.first == nil { state.first = now }
-            state.last = now
-            return limit.map { state.count >= $0 } ?? false
-        }
+        self.count += 1
+        if self.first == nil { self.first = now }
+        self.last = now
+        return limit.map { self.count >= $0 } ?? false
     }
 
     var summary: String {
-        self.state.withLockedValue { state in
-            let seconds: Double
-            if let first = state.first, let last = state.last {
-                let (whole, fraction) = (last - first).components
-                seconds = Double(whole) + Double(fraction) / 1e18
-            } else {
-                seconds = 0
-            }
-            let rate = seconds > 0 ? Double(state.count) / seconds : 0
-            return "events=\(state.count) seconds=\(Self.format(seconds)) rate=\(Self.format(rate))/s"
+        var seconds = 0.0
+        if let first = self.first, let last = self.last {
+            let (whole, fraction) = (last - first).components
+            seconds = Double(whole) + Double(fraction) / 1e18
         }
+        let rate = seconds > 0 ? Double(self.count) / seconds : 0
+        return "events=\(self.count) seconds=\(Self.format(seconds)) rate=\(Self.format(rate))/s"
     }
 
     private static func format(_ value: Double) -> String {
-        let scaled = (value * 1000).rounded() / 1000
-        return String(scaled)
+        String((value * 1000).rounded() / 1000)
     }
 }
 

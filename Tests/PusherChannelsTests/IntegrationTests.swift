@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import NIOConcurrencyHelpers
+import PusherChannels
+import PusherChannelsTesting
+import ServiceLifecycle
+import Testing
+
+@Suite("Service lifecycle and logging", .timeLimit(.minutes(1)))
+struct IntegrationTests {
+    @Test("as a Service in a ServiceGroup, graceful shutdown closes the socket with 1000 and run() returns")
+    func serviceGroup() async throws {
+        try await FakePusherServer.withRunning { server in
+            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let group = ServiceGroup(
+                configuration: .init(services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            )
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var states = client.connectionStates.makeAsyncIterator()
+                _ = await states.connectedSocketID()
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            await server.waitUntil { $0.openConnections.isEmpty }
+            let connection = try #require(await server.snapshot.connections.first)
+            #expect(connection.clientCloseCode == 1000)
+            #expect(await client.state == .disconnected)
+        }
+    }
+
+    @Test("logs only through the given logger; payloads and socket data never above trace")
+    func loggingPolicy() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "pusher-test", factory: { _ in CapturingLogHandler(records: records) })
+        logger.logLevel = .trace
+        try await FakePusherServer.withRunning { server in
+            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock(), logger: logger)
+            try await withRunning(client) { client in
+                async let events = collect(client.events(on: "secret-feed"), count: 1)
+                await server.waitForSubscribers(of: "secret-feed")
+                await server.trigger(channel: "secret-feed", event: "payload", data: #"{"card":"4111-SECRET"}"#)
+                _ = try await events
+            }
+        }
+        let all = records.all
+        #expect(all.contains { $0.level == .debug && $0.message == "subscribed" && $0.metadata["pusher.channel"] == "secret-feed" })
+        #expect(all.contains { $0.message == "connection state changed" })
+        let aboveTrace = all.filter { $0.level > .trace }
+        #expect(!aboveTrace.isEmpty)
+        #expect(aboveTrace.allSatisfy { !$0.rendered.contains("4111-SECRET") })
+        #expect(all.allSatisfy { $0.level < .info }, "nothing at info or above in normal operation")
+    }
+}
+
+/// Log records captured in memory.
+final class LogRecords: Sendable {
+    struct Record: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+        var rendered: String { message + " " + metadata.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ") }
+    }
+
+    private let records = NIOLockedValueBox<[Record]>([])
+    var all: [Record] { self.records.withLockedValue { $0 } }
+    func append(_ record: Record) { self.records.withLockedValue { $0.append(record) } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let records: LogRecords
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { self.metadata[key] }
+        set { self.metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged: [String: String] = [:]
+        for (key, value) in self.metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) { merged[key] = "\(value)" }
+        self.records.append(.init(level: event.level, message: "\(event.message)", metadata: merged))
+    }
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
+/// The README's examples, kept here so they compile (and the testing one runs) with every change.
+@Suite("README examples", .timeLimit(.minutes(1)))
+struct ReadmeExamplesTests {
+    @Test("the testing example: reconnects after over-capacity")
+    func reconnectsAfterOverCapacity() async throws {
+        try await FakePusherServer.withRunning { server in
+            let clock = VirtualClock()
+            var options = server.clientOptions()
+            options.backoff.jitter = 0
+            let client = PusherClient(key: server.appKey, options: options, clock: clock)
+            try await withRunning(client) { client in
+                var states = client.connectionStates.makeAsyncIterator()
+                while let state = await states.next(), !state.isConnected {}
+                await server.close(code: 4100, reason: "over capacity")
+                await clock.waitForDeadlines([.seconds(1)])  // the client waits 1 s before retrying
+                clock.advance(by: .seconds(1))
+                await server.waitForConnections(count: 2)
+            }
+        }
+    }
+}
+
+struct PriceUpdate: Decodable { var symbol: String; var price: Double }
+
+/// The README's first example; compiled, never run (it listens forever).
+func readmeServerExample() async throws {
+    let client = PusherClient(key: "app-key", options: .init(cluster: "eu"))
+    try await withThrowingDiscardingTaskGroup { group in
+        group.addTask { try await client.run() }
+        group.addTask {
+            for await state in client.connectionStates { print("connection:", state) }
+        }
+        for try await event in client.events(on: "prices", named: "new-price") {
+            let update = try event.decode(PriceUpdate.self)
+            print(update.symbol, update.price)
+        }
+    }
+}
