@@ -39,8 +39,9 @@ public actor FakePusherServer {
         /// Whether `pusher:connection_established` is sent after the upgrade (off holds clients in
         /// the handshake).
         public var sendsConnectionEstablished: Bool
-        /// How event data is sent: as a JSON string holding the data (what Pusher does) or, when the
-        /// data is JSON, as the JSON value itself (what some other servers do).
+        /// How `data` is sent, for events and for the server's own messages: as a JSON string
+        /// holding the data (what Pusher does) or, when the data is a JSON object, as the object
+        /// itself (what some other servers do).
         public var dataEncoding: DataEncoding
 
         public enum DataEncoding: Sendable {
@@ -278,7 +279,7 @@ public actor FakePusherServer {
             var payload = #"{"socket_id":"# + JSONWriter.quoted(socketID)
             if let timeout = self.configuration.activityTimeout { payload += #","activity_timeout":\#(timeout)"# }
             payload += "}"
-            self.sendText(PusherMessage(event: PusherEventName.connectionEstablished, data: payload).serializedWithStringData, to: id)
+            self.sendText(self.encode(PusherMessage(event: PusherEventName.connectionEstablished, data: payload)), to: id)
         }
         self.changed()
         return id
@@ -353,7 +354,7 @@ public actor FakePusherServer {
             return
         }
         self.live[id]?.connection.subscriptions.insert(channel)
-        self.sendText(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}").serializedWithStringData, to: id)
+        self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")), to: id)
     }
 
     private func closed(_ id: Int) {
@@ -369,22 +370,33 @@ public actor FakePusherServer {
     public func trigger(channel: String, event: String, data: String, userID: String? = nil) -> Int {
         let targets = self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
         guard !targets.isEmpty else { return 0 }
-        let text: String
-        if self.configuration.dataEncoding == .object, let value = try? JSONValue(parsing: data), case .object = value {
-            var output = #"{"event":"# + JSONWriter.quoted(event) + #","channel":"# + JSONWriter.quoted(channel)
-            output += #","data":"# + data
-            if let userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
-            text = output + "}"
-        } else {
-            text = PusherMessage(event: event, channel: channel, data: data, userID: userID).serializedWithStringData
-        }
+        let text = self.encode(PusherMessage(event: event, channel: channel, data: data, userID: userID))
         for id in targets { self.sendText(text, to: id) }
         return targets.count
+    }
+
+    /// The wire text of `message`, with `data` encoded as configured.
+    private func encode(_ message: PusherMessage) -> String {
+        guard self.configuration.dataEncoding == .object, let data = message.data,
+            case .object = try? JSONValue(parsing: data)
+        else { return message.serializedWithStringData }
+        var output = #"{"event":"# + JSONWriter.quoted(message.event)
+        if let channel = message.channel { output += #","channel":"# + JSONWriter.quoted(channel) }
+        output += #","data":"# + data
+        if let userID = message.userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
+        return output + "}"
     }
 
     /// Sends a raw text frame, to one connection or (with `nil`) to every open one.
     public func send(raw text: String, to connection: Int? = nil) {
         for id in self.targets(connection) { self.sendText(text, to: id) }
+    }
+
+    /// Sends a text frame made of arbitrary bytes (for example invalid UTF-8).
+    public func send(rawBytes bytes: [UInt8], to connection: Int? = nil) {
+        for id in self.targets(connection) {
+            self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes)))
+        }
     }
 
     /// Sends a binary frame (not part of the protocol; clients should report and ignore it).

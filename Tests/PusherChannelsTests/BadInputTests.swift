@@ -93,6 +93,22 @@ struct BadInputTests {
         }
     }
 
+    @Test("a frame with invalid UTF-8 affects only itself: the connection and other events stay")
+    func invalidUTF8() async throws {
+        try await withHarness { harness in
+            async let received = collect(harness.client.events(on: "feed"), count: 2)
+            await harness.server.waitForSubscribers(of: "feed")
+            let broken = Array(#"{"event":"bad","channel":"feed","data":"x"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+            await harness.server.send(rawBytes: broken)
+            await harness.server.trigger(channel: "feed", event: "good", data: "y")
+            let events = try await received
+            #expect(events.map(\.name) == ["bad", "good"])
+            #expect(events[0].data == "x\u{FFFD}\u{FFFD}")
+            #expect(await harness.server.snapshot.connections.count == 1)
+            #expect(await harness.client.state.isConnected)
+        }
+    }
+
     @Test("binary frames are reported as malformed and the connection stays up")
     func binaryFrame() async throws {
         try await withHarness { harness in

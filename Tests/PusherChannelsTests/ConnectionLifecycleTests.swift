@@ -194,6 +194,25 @@ struct ConnectionLifecycleTests {
         }
     }
 
+    @Test("cancelling run() drops the socket, ends in disconnected and finishes every sequence")
+    func cancelRun() async throws {
+        try await FakePusherServer.withRunning { server in
+            let clock = VirtualClock()
+            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
+            var states = client.connectionStates.makeAsyncIterator()
+            let running = Task { try await client.run() }
+            _ = await states.connectedSocketID()
+            running.cancel()
+            try await running.value
+            let rest = await states.collect { $0 == .disconnected }
+            #expect(rest == [.disconnected])
+            let end = await states.next()
+            #expect(end == nil)
+            await server.waitUntil { $0.openConnections.isEmpty }
+            #expect(clock.sleeperCount == 0)
+        }
+    }
+
     @Test("run() may be called only once")
     func runTwice() async throws {
         try await withHarness { harness in
@@ -206,7 +225,8 @@ struct ConnectionLifecycleTests {
     @Test("graceful shutdown closes with 1000 and finishes every sequence")
     func gracefulShutdown() async throws {
         try await FakePusherServer.withRunning { server in
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let clock = VirtualClock()
+            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
             var states = client.connectionStates.makeAsyncIterator()
             async let eventNames: [String] = {
                 var names: [String] = []
@@ -227,6 +247,8 @@ struct ConnectionLifecycleTests {
             #expect(end == nil)
             await server.waitUntil { $0.openConnections.isEmpty }
             #expect(await server.snapshot.connections.first?.clientCloseCode == 1000)
+            // No timer is left behind.
+            #expect(clock.sleeperCount == 0)
             // A finished client hands out finished sequences.
             var late = client.events(on: "news").makeAsyncIterator()
             let lateEvent = try await late.next()

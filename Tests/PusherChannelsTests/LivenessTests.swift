@@ -85,6 +85,23 @@ struct LivenessTests {
         }
     }
 
+    @Test("checkConnection() pings at once; a dead socket is replaced after the pong timeout")
+    func checkConnectionNow() async throws {
+        try await withHarness(server: .init(answersPings: false)) { harness in
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            let first = try #require(await states.connectedSocketID())
+            await harness.clock.waitForDeadlines([.seconds(120)])
+            harness.clock.advance(by: .seconds(10))
+            await harness.client.checkConnection()
+            await harness.server.waitForMessages(named: "pusher:ping")
+            await harness.clock.waitForDeadlines([.seconds(40)])
+            harness.clock.advance(by: .seconds(30))
+            let seen = await states.collect { $0.isConnected }
+            #expect(seen.last?.socketID != first)
+            #expect(seen.first?.isReconnecting == true)
+        }
+    }
+
     @Test("a server pusher:ping is answered with pusher:pong at once")
     func answersServerPing() async throws {
         try await withHarness { harness in

@@ -74,6 +74,17 @@ struct ConnectionStateMachineTests {
         #expect(cause.code == .pongTimeout)
     }
 
+    @Test("checkConnection pings at once and starts the pong timeout from now")
+    func checkConnection() {
+        var machine = Self.connected()
+        #expect(machine.checkConnection(at: .seconds(5)) == [.send(generation: 1, text: OutboundMessage.ping), .rearmWatchdog(generation: 1)])
+        #expect(machine.checkConnection(at: .seconds(6)) == [])
+        #expect(machine.watchdogFired(generation: 1, at: .seconds(6), random: 0).0 == .sleep(.seconds(29)))
+        #expect(machine.watchdogFired(generation: 1, at: .seconds(35), random: 0).1.first == .abortConnection(generation: 1))
+        var idle = Machine()
+        #expect(idle.checkConnection(at: .zero) == [])
+    }
+
     @Test("pusher:ping is answered with pusher:pong")
     func serverPing() {
         let machine = Self.connected()

@@ -16,10 +16,11 @@ extension PusherClient {
     /// One socket's whole life: open, read and write, watchdog; ends when the socket closes, fails
     /// or is aborted through its handle.
     nonisolated func runConnection(generation: Int, url: String, handle: ConnectionHandle) async {
+        // UTF-8 is not validated by the socket: a strict check would close the whole connection
+        // over one bad frame. Invalid bytes become U+FFFD and only that message is affected.
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: self.options.maximumMessageSize,
-            closeTimeout: self.options.closeTimeout,
-            validateUTF8: true
+            closeTimeout: self.options.closeTimeout
         )
         let maximumMessageSize = self.options.maximumMessageSize
         let transportLogger = self.logger ?? Logger(label: "pusher-channels", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -79,7 +80,16 @@ extension PusherClient {
             group.cancelAll()
             return outcome
         }
-        await self.connectionEnded(generation: generation, outcome: outcome)
+        // A cancelled connection task means the run itself is ending (not a lost connection).
+        if Task.isCancelled {
+            await self.connectionCancelled(generation: generation)
+        } else {
+            await self.connectionEnded(generation: generation, outcome: outcome)
+        }
+    }
+
+    private func connectionCancelled(generation: Int) {
+        self.connections.removeValue(forKey: generation)?.outbox.finish()
     }
 
     private func connectionEnded(generation: Int, outcome: ConnectionOutcome) {

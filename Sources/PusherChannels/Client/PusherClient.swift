@@ -178,6 +178,14 @@ public actor PusherClient: Service {
         self.perform(self.connection.disconnect(at: self.clock.now))
     }
 
+    /// Checks the connection now: sends `pusher:ping` at once, and if nothing arrives within the pong
+    /// timeout, drops the socket and reconnects. Call it when the network changed (for example from
+    /// an `NWPathMonitor` update) or the app returns to the foreground, instead of waiting for the
+    /// activity timeout to notice a dead socket.
+    public func checkConnection() {
+        self.perform(self.connection.checkConnection(at: self.clock.now))
+    }
+
     /// Asks ``run()`` to finish gracefully: the socket is closed with a normal close frame, then
     /// every sequence finishes and `run()` returns.
     public nonisolated func shutdown() {
@@ -200,6 +208,9 @@ public actor PusherClient: Service {
         } onGracefulShutdown: {
             self.commands.yield(.shutdown)
         }
+        // When the run was cancelled rather than shut down, the sockets are already gone: only the
+        // final state remains to be told.
+        for case .publishState(let state) in self.connection.shutdown(at: self.clock.now) { self.publish(state) }
         self.finishAll()
         self.runPhase = .finished
         self.log(.debug, "client stopped")

@@ -221,6 +221,15 @@ public struct ConnectionStateMachine: Sendable {
         }
     }
 
+    /// Check the connection now (the network changed, the app came back to the foreground): send a
+    /// ping at once and expect an answer within the pong timeout. Does nothing unless connected or
+    /// when a ping is already outstanding.
+    public mutating func checkConnection(at now: Duration) -> [Action] {
+        guard case .connected(let attempt, let socketID, let activityTimeout, nil) = self.state else { return [] }
+        self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now)
+        return [.send(generation: attempt.generation, text: OutboundMessage.ping), .rearmWatchdog(generation: attempt.generation)]
+    }
+
     /// A `pusher:ping` arrived: answer it.
     public func pingReceived(generation: Int) -> [Action] {
         guard self.activeGeneration == generation else { return [] }
