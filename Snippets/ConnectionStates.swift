@@ -8,6 +8,7 @@
 import PusherChannels
 import PusherChannelsTesting
 
+print(ExampleEnvironment.summary)
 try await ExampleEnvironment.withClient { client, server in
     var connections = 0
     // snippet.show

@@ -17,6 +17,7 @@ struct Greeting: Decodable {
 }
 
 // snippet.hide
+print(ExampleEnvironment.summary)
 try await ExampleEnvironment.withClient { client, server in
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {

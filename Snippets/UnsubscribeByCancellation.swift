@@ -9,6 +9,7 @@ import PusherChannelsTesting
 
 let channel = ExampleEnvironment.channel(default: "ticker")
 
+print(ExampleEnvironment.summary)
 try await ExampleEnvironment.withClient { client, server in
     // snippet.show
     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -20,6 +20,13 @@ public enum ExampleEnvironment {
     /// Whether the examples run against a real server.
     public static var isOnline: Bool { ProcessInfo.processInfo.environment["PUSHER_KEY"] != nil }
 
+    /// One line saying where the examples connect, for them to print.
+    public static var summary: String {
+        isOnline
+            ? "Connecting to the server named by PUSHER_* (press Ctrl-C to stop)."
+            : "No PUSHER_KEY set: running offline against the in-process fake server."
+    }
+
     /// Runs `body` with a running client; `server` is the fake server when offline, nil when online.
     public static func withClient<Result: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
@@ -36,12 +43,10 @@ public enum ExampleEnvironment {
                     path: environment["PUSHER_PATH"] ?? ""
                 )
             }
-            print("Connecting to \(options.endpoint.host) (press Ctrl-C to stop).")
             return try await withPusherClient(key: key, options: options, isolation: isolation) { client in
                 try await body(client, nil)
             }
         }
-        print("No PUSHER_KEY set: running offline against the in-process fake server.")
         return try await FakePusherServer.withRunning(isolation: isolation) { server in
             let client = PusherClient(key: server.appKey, options: server.clientOptions())
             return try await withRunning(client, isolation: isolation) { client in

@@ -6,7 +6,42 @@ import Testing
 
 @Suite("Slow consumers", .timeLimit(.minutes(1)))
 struct BufferingTests {
-    /// A consumer that takes one event, stalls until `gate` opens, then reads the rest.
+    /// A consumer with a 2-event buffer takes event 1, stalls while events 2–5 arrive, then reads on.
+    /// A second consumer on another channel proves every event reached the client before it resumes.
+    @Test(
+        "a stalled consumer gets what its policy keeps; other consumers are not held up",
+        arguments: [
+            (BufferingPolicy.WhenFull.fail, ["1", "2", "3"], true),
+            (.dropOldest, ["1", "4", "5"], false),
+            (.dropNewest, ["1", "2", "3"], false),
+        ]
+    )
+    func stalledConsumer(whenFull: BufferingPolicy.WhenFull, expected: [String], fails: Bool) async throws {
+        try await withHarness { harness in
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            async let slow = Self.stalledConsumer(
+                harness.client.events(on: "feed", buffering: BufferingPolicy(limit: 2, whenFull: whenFull)),
+                gate: gate,
+                limit: fails ? Int.max : expected.count
+            )
+            await harness.server.waitForSubscribers(of: "feed")
+            async let marker = collect(harness.client.events(on: "marker"), count: 1)
+            await harness.server.waitForSubscribers(of: "marker")
+            for index in 1...5 { await harness.server.trigger(channel: "feed", event: "tick", data: "\(index)") }
+            await harness.server.trigger(channel: "marker", event: "done", data: "")
+            _ = try await marker  // frames are handled in order: every tick was handed over before this
+            open.yield()
+            let result = await slow
+            #expect(result.data == expected)
+            #expect((result.error?.code == .consumerTooSlow) == fails)
+            if fails {
+                // The failed consumer is gone, so its channel was unsubscribed.
+                await harness.server.waitForMessages(named: "pusher:unsubscribe")
+            }
+        }
+    }
+
+    /// Takes one event, waits for `gate`, then reads until `limit` events or an error.
     static func stalledConsumer(
         _ sequence: ChannelEventSequence,
         gate: AsyncStream<Void>,
@@ -22,74 +57,6 @@ struct BufferingTests {
             return (data, nil)
         } catch {
             return (data, error)
-        }
-    }
-
-    @Test("the default policy fails a stalled consumer after its buffer; other consumers get everything")
-    func failPolicy() async throws {
-        try await withHarness { harness in
-            let (gate, open) = AsyncStream.makeStream(of: Void.self)
-            async let slow = Self.stalledConsumer(
-                harness.client.events(on: "fast-feed", buffering: BufferingPolicy(limit: 2, whenFull: .fail)),
-                gate: gate,
-                limit: 10
-            )
-            await harness.server.waitForSubscribers(of: "fast-feed")
-            async let healthy = collect(harness.client.events(on: "marker"), count: 1)
-            await harness.server.waitForSubscribers(of: "marker")
-            for index in 1...5 { await harness.server.trigger(channel: "fast-feed", event: "tick", data: "\(index)") }
-            await harness.server.trigger(channel: "marker", event: "done", data: "")
-            _ = try await healthy  // every tick has been handed to the slow consumer by now
-            open.yield()
-            let result = await slow
-            #expect(result.data == ["1", "2", "3"])
-            #expect(result.error?.code == .consumerTooSlow)
-            // The failed consumer is gone, so the channel was unsubscribed.
-            await harness.server.waitForMessages(named: "pusher:unsubscribe")
-        }
-    }
-
-    @Test("dropOldest keeps the newest events and the consumer goes on")
-    func dropOldest() async throws {
-        try await withHarness { harness in
-            let (gate, open) = AsyncStream.makeStream(of: Void.self)
-            async let slow = Self.stalledConsumer(
-                harness.client.events(on: "prices", buffering: BufferingPolicy(limit: 2, whenFull: .dropOldest)),
-                gate: gate,
-                limit: 3
-            )
-            await harness.server.waitForSubscribers(of: "prices")
-            async let healthy = collect(harness.client.events(on: "marker"), count: 1)
-            await harness.server.waitForSubscribers(of: "marker")
-            for index in 1...5 { await harness.server.trigger(channel: "prices", event: "tick", data: "\(index)") }
-            await harness.server.trigger(channel: "marker", event: "done", data: "")
-            _ = try await healthy
-            open.yield()
-            let result = await slow
-            #expect(result.data == ["1", "4", "5"])
-            #expect(result.error == nil)
-        }
-    }
-
-    @Test("dropNewest keeps the backlog and discards what does not fit")
-    func dropNewest() async throws {
-        try await withHarness { harness in
-            let (gate, open) = AsyncStream.makeStream(of: Void.self)
-            async let slow = Self.stalledConsumer(
-                harness.client.events(on: "log", buffering: BufferingPolicy(limit: 2, whenFull: .dropNewest)),
-                gate: gate,
-                limit: 3
-            )
-            await harness.server.waitForSubscribers(of: "log")
-            async let healthy = collect(harness.client.events(on: "marker"), count: 1)
-            await harness.server.waitForSubscribers(of: "marker")
-            for index in 1...5 { await harness.server.trigger(channel: "log", event: "line", data: "\(index)") }
-            await harness.server.trigger(channel: "marker", event: "done", data: "")
-            _ = try await healthy
-            open.yield()
-            let result = await slow
-            #expect(result.data == ["1", "2", "3"])
-            #expect(result.error == nil)
         }
     }
 }
