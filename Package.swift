@@ -30,11 +30,19 @@ let package = Package(
         // The protocol engine: wire codec, channel names, connection and subscription state machines.
         // No I/O, no clock reads, no dependencies.
         .target(name: "PusherCore"),
+        // System libcrypto for HMAC-SHA256 on Linux (CryptoKit on Apple platforms): no second
+        // BoringSSL to compile.
+        .systemLibrary(
+            name: "COpenSSLCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         // The client users import: the `PusherClient` actor, its sequences, the WebSocket transport.
         .target(
             name: "PusherChannels",
             dependencies: [
                 "PusherCore",
+                .target(name: "COpenSSLCrypto", condition: .when(platforms: [.linux])),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -77,6 +85,6 @@ let package = Package(
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
 }

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+// The system's libcrypto (OpenSSL 3), for HMAC-SHA256. Linux only; Apple platforms use CryptoKit.
+#ifndef C_OPENSSL_CRYPTO_SHIM_H
+#define C_OPENSSL_CRYPTO_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#endif
