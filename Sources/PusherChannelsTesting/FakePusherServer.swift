@@ -32,6 +32,10 @@ public actor FakePusherServer {
     public struct Configuration: Sendable {
         /// The app key the server accepts; other keys are closed with 4001.
         public var appKey: String
+        /// The app secret. With one, private and presence subscriptions are accepted only with a
+        /// valid signature (otherwise `pusher:error` "Invalid signature…", as Pusher answers);
+        /// without one they are refused with `pusher:subscription_error`.
+        public var appSecret: String?
         /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
         public var activityTimeout: Int?
         /// Whether `pusher:ping` is answered with `pusher:pong`.
@@ -51,12 +55,14 @@ public actor FakePusherServer {
 
         public init(
             appKey: String = "fake-app-key",
+            appSecret: String? = nil,
             activityTimeout: Int? = 120,
             answersPings: Bool = true,
             sendsConnectionEstablished: Bool = true,
             dataEncoding: DataEncoding = .string
         ) {
             self.appKey = appKey
+            self.appSecret = appSecret
             self.activityTimeout = activityTimeout
             self.answersPings = answersPings
             self.sendsConnectionEstablished = sendsConnectionEstablished
@@ -321,8 +327,9 @@ public actor FakePusherServer {
         }
         switch message.event {
         case PusherEventName.subscribe:
-            if let channel = (try? message.parsedData())?["channel"]?.stringValue {
-                self.subscribe(id, to: channel)
+            let data = try? message.parsedData()
+            if let channel = data?["channel"]?.stringValue {
+                self.subscribe(id, to: channel, auth: data?["auth"]?.stringValue, channelData: data?["channel_data"]?.stringValue)
             }
         case PusherEventName.unsubscribe:
             if let channel = (try? message.parsedData())?["channel"]?.stringValue {
@@ -336,22 +343,41 @@ public actor FakePusherServer {
         self.changed()
     }
 
-    private func subscribe(_ id: Int, to channel: String) {
+    private func subscribe(_ id: Int, to channel: String, auth: String?, channelData: String?) {
         guard let connection = self.live[id]?.connection else { return }
         if connection.subscriptions.contains(channel) {
             self.sendError(message: "Existing subscription to channel \(channel)", code: nil, to: id)
             return
         }
-        guard (try? ChannelName(validating: channel))?.requiresAuthorization == false else {
-            self.sendText(
-                PusherMessage(
-                    event: PusherEventName.subscriptionError,
-                    channel: channel,
-                    data: #"{"type":"AuthError","error":"this fake server has no app secret yet","status":401}"#
-                ).serializedWithStringData,
-                to: id
-            )
+        guard let name = try? ChannelName(validating: channel) else {
+            self.sendError(message: "Invalid channel name \(channel)", code: nil, to: id)
             return
+        }
+        if name.requiresAuthorization {
+            guard let secret = self.configuration.appSecret else {
+                self.sendText(
+                    PusherMessage(
+                        event: PusherEventName.subscriptionError,
+                        channel: channel,
+                        data: #"{"type":"AuthError","error":"this fake server has no app secret","status":401}"#
+                    ).serializedWithStringData,
+                    to: id
+                )
+                return
+            }
+            let expected = PusherSignature.channelAuthorization(
+                key: self.configuration.appKey,
+                secret: secret,
+                socketID: connection.socketID,
+                channel: channel,
+                channelData: channelData
+            )
+            guard auth == expected.auth else {
+                let signed = "\(connection.socketID):\(channel)" + (channelData.map { ":\($0)" } ?? "")
+                let got = auth?.split(separator: ":").last.map(String.init) ?? ""
+                self.sendError(message: "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(got)", code: nil, to: id)
+                return
+            }
         }
         self.live[id]?.connection.subscriptions.insert(channel)
         self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")), to: id)

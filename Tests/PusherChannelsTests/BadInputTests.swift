@@ -48,7 +48,7 @@ struct BadInputTests {
         }
     }
 
-    @Test("channels that need authorization fail with a typed error (no authorizer yet)", arguments: ["private-x", "presence-y", "private-encrypted-z"])
+    @Test("channels that need authorization fail with a typed error without an authorizer", arguments: ["private-x", "presence-y"])
     func needsAuthorization(name: String) async throws {
         try await withHarness { harness in
             await #expect {

@@ -215,7 +215,9 @@ extension PusherClient {
         case PusherEventName.pong:
             break
         case PusherEventName.error:
-            self.report(Self.serverError(from: message))
+            let error = Self.serverError(from: message)
+            self.report(error)
+            self.failPendingSubscription(matching: error)
         case PusherEventName.subscriptionSucceeded:
             guard let channel = message.channel else { return }
             self.perform(self.subscriptions.subscriptionSucceeded(channel))
@@ -224,7 +226,7 @@ extension PusherClient {
             var error = Self.serverError(from: message)
             error.code = .subscriptionFailed
             error.channel = channel
-            self.perform(self.subscriptions.subscriptionFailed(channel, error: error))
+            for action in self.subscriptions.subscriptionFailed(channel, error: error) { self.perform(action) }
         default:
             if message.event.hasPrefix(PusherEventName.internalPrefix) {
                 self.log(.trace, "ignoring internal event", ["pusher.event": "\(message.event)"])

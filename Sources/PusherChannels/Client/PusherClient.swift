@@ -225,6 +225,8 @@ public actor PusherClient: Service {
                     group.addTask { await self.runConnection(generation: generation, url: url, handle: handle) }
                 case .startReconnectTimer(let generation, let delay, let cancellation):
                     group.addTask { await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation) }
+                case .authorize(let channel, let socketID):
+                    group.addTask { await self.runAuthorization(channel: channel, socketID: socketID) }
                 case .removeListener(let id):
                     self.removeListener(id)
                 case .shutdown:
@@ -313,8 +315,8 @@ public actor PusherClient: Service {
                 self.reconnectTimers.removeValue(forKey: generation)?.fire()
             case .publishState(let state):
                 self.publish(state)
-            case .connectionReady:
-                for action in self.subscriptions.connected() { self.perform(action) }
+            case .connectionReady(let socketID):
+                for action in self.subscriptions.connected(socketID: socketID) { self.perform(action) }
             case .connectionLost:
                 self.subscriptions.disconnected()
             case .finished:
@@ -327,9 +329,12 @@ public actor PusherClient: Service {
         switch action {
         case nil:
             return
-        case .subscribe(let channel):
+        case .authorize(let channel, let socketID):
+            self.log(.debug, "authorizing", ["pusher.channel": "\(channel)"])
+            self.commands.yield(.authorize(channel: channel.rawValue, socketID: socketID))
+        case .subscribe(let channel, let auth, let channelData):
             self.log(.debug, "subscribing", ["pusher.channel": "\(channel)"])
-            self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue))
+            self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData))
         case .unsubscribe(let channel):
             self.log(.debug, "unsubscribing", ["pusher.channel": "\(channel)"])
             self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel))
@@ -390,10 +395,13 @@ public actor PusherClient: Service {
         var channelName: ChannelName?
         if case .channel(let name, _) = scope {
             let channel = try ChannelName(validating: name)
-            guard !channel.requiresAuthorization else {
+            if channel.kind == .privateEncrypted {
+                throw PusherError(.subscriptionFailed, "private-encrypted channels are not supported yet", channel: name)
+            }
+            if channel.requiresAuthorization && self.options.authorizer == nil {
                 throw PusherError(
                     .authorizationRequired,
-                    "\(channel.kind) channels need an authorizer, which this version does not support yet",
+                    "\(channel.kind) channels need an authorizer (PusherClientOptions.authorizer)",
                     channel: name
                 )
             }

@@ -26,6 +26,11 @@ public struct PusherClientOptions: Sendable {
     public var maximumMessageSize: Int
     /// How many undelivered events a slow consumer may accumulate, and what happens beyond that.
     public var buffering: BufferingPolicy
+    /// Authorizes private and presence channels. Without one, subscribing to them fails with
+    /// `authorizationRequired`.
+    public var authorizer: ChannelAuthorizer?
+    /// How long the authorizer may take before the subscription fails. Default 10 s.
+    public var authorizationTimeout: Duration
     /// TLS settings for `wss://` (custom trust roots, client certificates). `nil` uses the system's
     /// trust store.
     public var tlsConfiguration: TLSConfiguration?
@@ -51,6 +56,8 @@ public struct PusherClientOptions: Sendable {
         self.maximumMessageSize = 1 << 20
         self.buffering = .default
         self.tlsConfiguration = nil
+        self.authorizer = nil
+        self.authorizationTimeout = .seconds(10)
     }
 
     var stateMachineConfiguration: ConnectionStateMachine.Configuration {

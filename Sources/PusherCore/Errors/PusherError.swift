@@ -10,7 +10,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case connectionClosed, transportFailed, handshakeTimeout, pongTimeout
             case reconnectAttemptsExhausted, serverError, malformedMessage, invalidChannelName
-            case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired
+            case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired, authorizationFailed
             case alreadyRunning, invalidConfiguration
         }
         private let base: Base
@@ -39,6 +39,9 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let subscriptionFailed = Code(base: .subscriptionFailed)
         /// The channel needs authorization and the client has no authorizer for it.
         public static let authorizationRequired = Code(base: .authorizationRequired)
+        /// The authorizer failed (it threw, timed out, or its answer was unusable). The subscription
+        /// failed; subscribing again retries.
+        public static let authorizationFailed = Code(base: .authorizationFailed)
         /// `run()` was called on a client that is already running or has finished.
         public static let alreadyRunning = Code(base: .alreadyRunning)
         /// The client options cannot form a valid connection URL.

@@ -10,10 +10,20 @@
 /// reconnect every channel with consumers is subscribed again and its success is flagged as a
 /// resubscription.
 ///
+/// Channels that need authorization are authorized afresh for every socket id: the request carries
+/// the socket id, and a result for any other socket id is discarded (a new request is already under
+/// way for the current one). If every consumer left while the authorization was in flight, no
+/// subscribe is sent at all.
+///
 /// Pure: it returns ``Action``s for the driver to send or report.
 public struct SubscriptionStateMachine: Sendable {
     public enum Action: Sendable, Hashable {
-        case subscribe(ChannelName)
+        /// Ask the authorizer for `channel` on `socketID`; report with
+        /// ``SubscriptionStateMachine/authorizationSucceeded(_:socketID:)`` or
+        /// ``SubscriptionStateMachine/authorizationFailed(_:socketID:error:)``.
+        case authorize(ChannelName, socketID: String)
+        /// Send `pusher:subscribe` (with `auth` and `channel_data` for authorized channels).
+        case subscribe(ChannelName, auth: String?, channelData: String?)
         case unsubscribe(String)
         /// The server confirmed a subscription. `isResubscription` is true when the channel had been
         /// subscribed before on an earlier connection (events may have been missed in between).
@@ -24,6 +34,8 @@ public struct SubscriptionStateMachine: Sendable {
     private enum ServerState: Sendable, Hashable {
         /// Nothing sent on the current connection (or no connection).
         case pending
+        /// Waiting for the authorizer's answer for this socket id.
+        case authorizing(socketID: String)
         case subscribing
         /// Subscribe sent, then every consumer left: unsubscribe once the server confirms.
         case cancelling
@@ -38,7 +50,8 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     private var entries: [String: Entry] = [:]
-    private var isConnected = false
+    /// The socket id of the ready connection.
+    private var socketID: String?
 
     public init() {}
 
@@ -51,14 +64,30 @@ public struct SubscriptionStateMachine: Sendable {
         self.entries[channel]?.server == .subscribed
     }
 
+    /// Channels whose subscribe was sent and not yet confirmed.
+    public var awaitingConfirmation: [String] {
+        self.entries.filter { $0.value.server == .subscribing }.map(\.key).sorted()
+    }
+
+    /// What to do to start subscribing `entry` on the current connection.
+    private mutating func start(_ name: String) -> Action? {
+        guard let socketID, var entry = self.entries[name] else { return nil }
+        if entry.name.requiresAuthorization {
+            entry.server = .authorizing(socketID: socketID)
+            self.entries[name] = entry
+            return .authorize(entry.name, socketID: socketID)
+        }
+        entry.server = .subscribing
+        self.entries[name] = entry
+        return .subscribe(entry.name, auth: nil, channelData: nil)
+    }
+
     /// A consumer started listening on `channel`.
     public mutating func consumerAdded(_ channel: ChannelName) -> Action? {
         let name = channel.rawValue
         guard var entry = self.entries[name] else {
             self.entries[name] = Entry(name: channel, consumers: 1, server: .pending, hasBeenSubscribed: false)
-            guard self.isConnected else { return nil }
-            self.entries[name]!.server = .subscribing  // inserted just above
-            return .subscribe(channel)
+            return self.start(name)
         }
         entry.consumers += 1
         if entry.consumers == 1 && entry.server == .cancelling { entry.server = .subscribing }
@@ -78,6 +107,10 @@ public struct SubscriptionStateMachine: Sendable {
         case .pending:
             self.entries[channel] = nil
             return nil
+        case .authorizing:
+            // Kept until the authorizer answers; then nothing is sent.
+            self.entries[channel] = entry
+            return nil
         case .subscribing:
             entry.server = .cancelling
             self.entries[channel] = entry
@@ -91,26 +124,24 @@ public struct SubscriptionStateMachine: Sendable {
         }
     }
 
-    /// The connection is ready: subscribe every channel that has consumers.
-    public mutating func connected() -> [Action] {
-        self.isConnected = true
+    /// The connection is ready: authorize or subscribe every channel that has consumers.
+    public mutating func connected(socketID: String) -> [Action] {
+        self.socketID = socketID
         var actions: [Action] = []
         for name in self.entries.keys.sorted() {
-            guard var entry = self.entries[name] else { continue }
+            guard let entry = self.entries[name] else { continue }
             guard entry.consumers > 0 else {
                 self.entries[name] = nil
                 continue
             }
-            entry.server = .subscribing
-            self.entries[name] = entry
-            actions.append(.subscribe(entry.name))
+            if let action = self.start(name) { actions.append(action) }
         }
         return actions
     }
 
     /// The connection is gone: every subscription must be made again on the next one.
     public mutating func disconnected() {
-        self.isConnected = false
+        self.socketID = nil
         for (name, entry) in self.entries {
             if entry.consumers == 0 {
                 self.entries[name] = nil
@@ -118,6 +149,30 @@ public struct SubscriptionStateMachine: Sendable {
                 self.entries[name]!.server = .pending  // `name` comes from iterating `entries`
             }
         }
+    }
+
+    /// The authorizer answered for `channel` on `socketID`.
+    public mutating func authorizationSucceeded(_ channel: String, socketID: String, authorization auth: String, channelData: String?) -> Action? {
+        guard var entry = self.entries[channel], entry.server == .authorizing(socketID: socketID), socketID == self.socketID else {
+            return nil  // stale: a request for the current socket is under way, or the channel is gone
+        }
+        guard entry.consumers > 0 else {
+            self.entries[channel] = nil
+            return nil
+        }
+        entry.server = .subscribing
+        self.entries[channel] = entry
+        return .subscribe(entry.name, auth: auth, channelData: channelData)
+    }
+
+    /// The authorizer failed for `channel` on `socketID`. Its consumers are failed; subscribing again
+    /// retries.
+    public mutating func authorizationFailed(_ channel: String, socketID: String, error: PusherError) -> Action? {
+        guard let entry = self.entries[channel], entry.server == .authorizing(socketID: socketID), socketID == self.socketID else {
+            return nil
+        }
+        self.entries[channel] = nil
+        return entry.consumers > 0 ? .failed(channel, error) : nil
     }
 
     /// `pusher_internal:subscription_succeeded` arrived for `channel`.
@@ -133,14 +188,21 @@ public struct SubscriptionStateMachine: Sendable {
         case .cancelling:
             self.entries[channel] = nil
             return .unsubscribe(channel)
-        case .pending, .subscribed:
+        case .pending, .authorizing, .subscribed:
             return nil
         }
     }
 
-    /// The server refused `channel`. Its consumers are failed and forgotten; subscribing again retries.
-    public mutating func subscriptionFailed(_ channel: String, error: PusherError) -> Action? {
-        guard let entry = self.entries.removeValue(forKey: channel) else { return nil }
-        return entry.consumers > 0 ? .failed(channel, error) : nil
+    /// The server refused `channel`. Its consumers are failed and forgotten; subscribing again
+    /// retries. Because the server may hold the subscription anyway (a refusal such as "Existing
+    /// subscription"), an unsubscribe is sent first so that a retry starts clean.
+    public mutating func subscriptionFailed(_ channel: String, error: PusherError) -> [Action] {
+        guard let entry = self.entries.removeValue(forKey: channel) else { return [] }
+        var actions: [Action] = []
+        if entry.server == .subscribing || entry.server == .subscribed || entry.server == .cancelling {
+            actions.append(.unsubscribe(channel))
+        }
+        if entry.consumers > 0 { actions.append(.failed(channel, error)) }
+        return actions
     }
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+/// Authorizes subscriptions to private and presence channels.
+///
+/// The client asks it once per subscription and per connection: every (re)subscription is
+/// authorized afresh for the current socket id, and an answer that arrives after the socket id
+/// changed is discarded. Answers that take longer than
+/// ``PusherClientOptions/authorizationTimeout`` fail the subscription.
+///
+/// The closure runs in a child task of the client's `run()`; it must return (or throw) when that
+/// task is cancelled, as `URLSession` and `AsyncHTTPClient` requests do.
+public struct ChannelAuthorizer: Sendable {
+    /// Returns the authorization of `channel` for the connection `socketID`.
+    public typealias Authorize = @Sendable (_ socketID: String, _ channel: String) async throws -> ChannelAuthorization
+
+    let authorize: Authorize
+
+    /// An authorizer that runs your code: call your backend, a token service, anything async.
+    public init(_ authorize: @escaping Authorize) {
+        self.authorize = authorize
+    }
+
+    /// Who the client is on presence channels: the `user_id` and optional `user_info` put in
+    /// `channel_data`.
+    public struct PresenceMember: Sendable, Hashable {
+        public var userID: String
+        public var userInfo: JSONValue?
+
+        public init(userID: String, userInfo: JSONValue? = nil) {
+            self.userID = userID
+            self.userInfo = userInfo
+        }
+
+        /// The `channel_data` string: `{"user_id":"…","user_info":…}`.
+        public var channelData: String {
+            var text = #"{"user_id":"# + JSONWriter.quoted(self.userID)
+            if let userInfo = self.userInfo { text += #","user_info":"# + userInfo.jsonText }
+            return text + "}"
+        }
+    }
+
+    /// Signs in-process with the app secret, as the official server libraries do.
+    ///
+    /// This is the normal choice for a server that holds the secret (a backend consuming its own
+    /// app's channels): no HTTP round trip. Never use it in an app that runs on users' devices: the
+    /// secret would ship with it. There, authorize through your backend with ``init(_:)``.
+    ///
+    /// - Parameter presenceMember: Who the client is on a presence channel; required to subscribe to
+    ///   presence channels.
+    public static func signing(
+        key: String,
+        secret: String,
+        presenceMember: (@Sendable (_ channel: String) async throws -> PresenceMember)? = nil
+    ) -> ChannelAuthorizer {
+        ChannelAuthorizer { socketID, channel in
+            var channelData: String?
+            if channel.hasPrefix("presence-") {
+                guard let presenceMember else {
+                    throw PusherError(.authorizationFailed, "presence channels need a presence member to sign channel_data", channel: channel)
+                }
+                channelData = try await presenceMember(channel).channelData
+            }
+            return PusherSignature.channelAuthorization(key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
+        }
+    }
+}

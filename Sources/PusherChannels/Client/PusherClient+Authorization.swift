@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+extension PusherClient {
+    /// Asks the authorizer for `channel` on `socketID`, bounded by the authorization timeout on the
+    /// injected clock, and hands the answer to the subscription state machine.
+    nonisolated func runAuthorization(channel: String, socketID: String) async {
+        guard let authorizer = self.options.authorizer else { return }
+        let timeout = self.options.authorizationTimeout
+        await withTaskGroup(of: Result<ChannelAuthorization, PusherError>?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await authorizer.authorize(socketID, channel))
+                } catch let error as PusherError {
+                    return .failure(error)
+                } catch {
+                    return .failure(PusherError(.authorizationFailed, "the authorizer failed: \(error)", channel: channel, cause: error))
+                }
+            }
+            group.addTask {
+                do {
+                    try await self.clock.sleep(for: timeout)
+                    return .failure(PusherError(.authorizationFailed, "the authorizer did not answer within \(timeout)", channel: channel))
+                } catch {
+                    return nil
+                }
+            }
+            var outcome: Result<ChannelAuthorization, PusherError>?
+            while outcome == nil, let next = await group.next() { outcome = next }
+            // Reported before the timeout is cancelled: once this authorization's timer is gone
+            // from the clock, its result has been handled.
+            if let outcome, !Task.isCancelled {
+                await self.authorizationCompleted(channel: channel, socketID: socketID, result: outcome)
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func authorizationCompleted(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) {
+        switch result {
+        case .success(let authorization) where channel.hasPrefix("presence-") && authorization.channelData == nil:
+            let error = PusherError(.authorizationFailed, "the authorization of a presence channel has no channel_data", channel: channel)
+            self.perform(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error))
+        case .success(let authorization):
+            self.perform(
+                self.subscriptions.authorizationSucceeded(
+                    channel,
+                    socketID: socketID,
+                    authorization: authorization.auth,
+                    channelData: authorization.channelData
+                )
+            )
+        case .failure(var error):
+            error.channel = error.channel ?? channel
+            self.perform(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error))
+        }
+    }
+
+    /// A `pusher:error` names no channel, but refusals of a subscription ("Existing subscription to
+    /// channel X", "Invalid signature: … of socket:channel …") mention it: fail the matching
+    /// subscription that is waiting for confirmation.
+    func failPendingSubscription(matching error: PusherError) {
+        guard error.channel == nil else { return }
+        for channel in self.subscriptions.awaitingConfirmation where Self.mentions(error.message, channel: channel) {
+            var failure = error
+            failure.code = .subscriptionFailed
+            failure.channel = channel
+            for action in self.subscriptions.subscriptionFailed(channel, error: failure) { self.perform(action) }
+        }
+    }
+
+    /// Whether `message` names `channel` as a whole word: a run of channel-name characters equal to
+    /// it, allowing one trailing `,` or `.` of the sentence.
+    static func mentions(_ message: String, channel: String) -> Bool {
+        let isNameCharacter: (Character) -> Bool = { $0.isASCII && ($0.isLetter || $0.isNumber || "_-=@,.;".contains($0)) }
+        for token in message.split(whereSeparator: { !isNameCharacter($0) }) {
+            if token == channel { return true }
+            if let last = token.last, last == "," || last == ".", token.dropLast() == channel { return true }
+        }
+        return false
+    }
+}
