@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -78,6 +82,26 @@ public actor FakePusherServer {
         public var event: String? { self.message?.event }
     }
 
+    /// One request to the auth endpoint (`POST /pusher/auth`).
+    public struct AuthRequest: Sendable, Hashable {
+        public var method: String
+        /// Header names are lowercased.
+        public var headers: [String: String]
+        /// The decoded form fields (`socket_id`, `channel_name`, extra parameters).
+        public var fields: [String: String]
+        /// The body exactly as sent.
+        public var body: String
+    }
+
+    /// How the auth endpoint answers.
+    public enum AuthEndpointBehavior: Sendable, Hashable {
+        /// Sign with the app secret, as a well-behaved backend does (presence channels get
+        /// `{"user_id":"user-<socket id>"}` as channel_data).
+        case sign
+        /// Answer with this status and body.
+        case respond(status: Int, body: String)
+    }
+
     /// One client connection, as the server sees it.
     public struct Connection: Sendable, Identifiable {
         public let id: Int
@@ -96,6 +120,8 @@ public actor FakePusherServer {
         public var connections: [Connection]
         /// Upgrade requests refused while ``refuseConnections(_:)`` was on.
         public var refusedConnections: Int
+        /// Requests the auth endpoint received, in order.
+        public var authRequests: [AuthRequest]
 
         public var openConnections: [Connection] { self.connections.filter(\.isOpen) }
 
@@ -134,6 +160,8 @@ public actor FakePusherServer {
     private var nextConnectionID = 0
     private var waiters: [Waiter] = []
     private var answersPings: Bool
+    private var authRequests: [AuthRequest] = []
+    private var authEndpointBehavior = AuthEndpointBehavior.sign
 
     private init(configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>) {
         self.configuration = configuration
@@ -141,6 +169,16 @@ public actor FakePusherServer {
         self.refusing = refusing
         self.refusedCount = refusedCount
         self.answersPings = configuration.answersPings
+    }
+
+    /// The auth endpoint this server serves over plain HTTP: `http://127.0.0.1:PORT/pusher/auth`.
+    public nonisolated var authEndpoint: URL {
+        URL(string: "http://\(self.host):\(self.port)/pusher/auth")!  // host and port are always valid here
+    }
+
+    /// Sets how the auth endpoint answers from now on.
+    public func setAuthEndpoint(_ behavior: AuthEndpointBehavior) {
+        self.authEndpointBehavior = behavior
     }
 
     /// Client options that connect to this server (plain `ws://` on loopback).
@@ -152,7 +190,7 @@ public actor FakePusherServer {
 
     private enum UpgradeResult {
         case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String)
-        case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+        case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
     /// Starts a server on a free loopback port, runs `body`, then closes every connection and stops.
@@ -188,7 +226,7 @@ public actor FakePusherServer {
                                 let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                                     wrappingChannelSynchronously: channel
                                 )
-                                return UpgradeResult.refused(asyncChannel)
+                                return UpgradeResult.http(asyncChannel)
                             }
                         }
                     )
@@ -232,18 +270,68 @@ public actor FakePusherServer {
             switch try await upgrade.get() {
             case .websocket(let channel, let uri):
                 try await self.serve(channel, uri: uri)
-            case .refused(let channel):
-                try await channel.executeThenClose { _, outbound in
-                    let head = HTTPResponseHead(
-                        version: .http1_1,
-                        status: .serviceUnavailable,
-                        headers: ["Content-Length": "0", "Connection": "close"]
-                    )
-                    try await outbound.write(contentsOf: [.head(head), .end(nil)])
-                }
+            case .http(let channel):
+                try await self.serveHTTP(channel)
             }
         } catch {
             // A failed connection concerns only itself.
+        }
+    }
+
+    /// Plain HTTP: the auth endpoint, or 503 for anything else (refused WebSocket upgrades).
+    private nonisolated func serveHTTP(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async throws {
+        try await channel.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var body = ByteBuffer()
+            for try await part in inbound {
+                switch part {
+                case .head(let requestHead): head = requestHead
+                case .body(var chunk): body.writeBuffer(&chunk)
+                case .end: break
+                }
+                guard case .end = part else { continue }
+                var status = HTTPResponseStatus.serviceUnavailable
+                var text = ""
+                if let head, head.method == .POST, head.uri.hasPrefix("/pusher/auth") {
+                    (status, text) = await self.authorize(head: head, body: String(buffer: body))
+                }
+                let headers: HTTPHeaders = [
+                    "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)", "Connection": "close",
+                ]
+                try await outbound.write(contentsOf: [
+                    .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
+                    .body(.byteBuffer(ByteBuffer(string: text))),
+                    .end(nil),
+                ])
+                return
+            }
+        }
+    }
+
+    private func authorize(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in head.headers { headers[name.lowercased()] = value }
+        self.authRequests.append(AuthRequest(method: "\(head.method)", headers: headers, fields: fields, body: body))
+        self.changed()
+        switch self.authEndpointBehavior {
+        case .respond(let status, let text):
+            return (HTTPResponseStatus(statusCode: status), text)
+        case .sign:
+            guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"], let channel = fields["channel_name"] else {
+                return (.forbidden, #"{"error":"cannot sign"}"#)
+            }
+            let channelData = channel.hasPrefix("presence-") ? #"{"user_id":"# + JSONWriter.quoted("user-\(socketID)") + "}" : nil
+            let authorization = PusherSignature.channelAuthorization(
+                key: self.configuration.appKey, secret: secret, socketID: socketID, channel: channel, channelData: channelData
+            )
+            var text = #"{"auth":"# + JSONWriter.quoted(authorization.auth)
+            if let channelData { text += #","channel_data":"# + JSONWriter.quoted(channelData) }
+            return (.ok, text + "}")
         }
     }
 
@@ -488,7 +576,11 @@ public actor FakePusherServer {
 
     /// The server's state now.
     public var snapshot: Snapshot {
-        Snapshot(connections: self.order.compactMap { self.live[$0]?.connection }, refusedConnections: self.refusedCount.withLockedValue { $0 })
+        Snapshot(
+            connections: self.order.compactMap { self.live[$0]?.connection },
+            refusedConnections: self.refusedCount.withLockedValue { $0 },
+            authRequests: self.authRequests
+        )
     }
 
     /// Suspends until `condition` holds for the server's state, or the task is cancelled (bound it

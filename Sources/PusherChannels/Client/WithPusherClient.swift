@@ -11,6 +11,7 @@ import PusherCore
 ///     for try await event in client.events(on: "prices") { … }
 /// }
 /// ```
+@discardableResult
 public func withPusherClient<Result: Sendable>(
     key: String,
     options: PusherClientOptions = .init(),
@@ -23,6 +24,7 @@ public func withPusherClient<Result: Sendable>(
 
 /// Runs `client` for the duration of `body`, then shuts it down gracefully and waits for it.
 /// Use this form to give the client a clock of your choice.
+@discardableResult
 public func withRunning<Result: Sendable>(
     _ client: PusherClient,
     isolation: isolated (any Actor)? = #isolation,

@@ -56,6 +56,10 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
     public var closeCode: Int?
     /// The channel the error concerns, when there is one.
     public var channel: String?
+    /// The HTTP status of an auth endpoint's answer, for `authorizationFailed`.
+    public var httpStatus: Int?
+    /// The body of an auth endpoint's answer (at most 4 KiB of it), for `authorizationFailed`.
+    public var responseBody: String?
     /// The underlying error, when there is one. Not part of equality.
     public var cause: (any Error & Sendable)?
 
@@ -77,13 +81,14 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         var text = "\(self.code): \(self.message)"
         if let closeCode { text += " (code \(closeCode))" }
         if let channel { text += " [channel \(channel)]" }
+        if let httpStatus { text += " (HTTP \(httpStatus))" }
         if let cause { text += " (cause: \(cause))" }
         return text
     }
 
     public static func == (lhs: PusherError, rhs: PusherError) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.closeCode == rhs.closeCode
-            && lhs.channel == rhs.channel
+            && lhs.channel == rhs.channel && lhs.httpStatus == rhs.httpStatus && lhs.responseBody == rhs.responseBody
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -91,5 +96,6 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         hasher.combine(self.message)
         hasher.combine(self.closeCode)
         hasher.combine(self.channel)
+        hasher.combine(self.httpStatus)
     }
 }
