@@ -47,6 +47,9 @@ public actor FakePusherServer {
         /// Whether `pusher:connection_established` is sent after the upgrade (off holds clients in
         /// the handshake).
         public var sendsConnectionEstablished: Bool
+        /// Whether `pusher_internal:subscription_count` is sent to a channel's subscribers when the
+        /// count changes (not on presence channels, as on Pusher).
+        public var sendsSubscriptionCounts: Bool
         /// How `data` is sent, for events and for the server's own messages: as a JSON string
         /// holding the data (what Pusher does) or, when the data is a JSON object, as the object
         /// itself (what some other servers do).
@@ -63,8 +66,10 @@ public actor FakePusherServer {
             activityTimeout: Int? = 120,
             answersPings: Bool = true,
             sendsConnectionEstablished: Bool = true,
+            sendsSubscriptionCounts: Bool = false,
             dataEncoding: DataEncoding = .string
         ) {
+            self.sendsSubscriptionCounts = sendsSubscriptionCounts
             self.appKey = appKey
             self.appSecret = appSecret
             self.activityTimeout = activityTimeout
@@ -422,6 +427,7 @@ public actor FakePusherServer {
         case PusherEventName.unsubscribe:
             if let channel = (try? message.parsedData())?["channel"]?.stringValue {
                 self.live[id]?.connection.subscriptions.remove(channel)
+                self.sendSubscriptionCount(of: channel)
             }
         case PusherEventName.ping:
             if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
@@ -469,11 +475,22 @@ public actor FakePusherServer {
         }
         self.live[id]?.connection.subscriptions.insert(channel)
         self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")), to: id)
+        self.sendSubscriptionCount(of: channel)
+    }
+
+    /// Tells every subscriber of `channel` how many connections are subscribed to it.
+    private func sendSubscriptionCount(of channel: String) {
+        guard self.configuration.sendsSubscriptionCounts, !channel.hasPrefix("presence-") else { return }
+        let subscribers = self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
+        let message = PusherMessage(event: PusherEventName.subscriptionCount, channel: channel, data: #"{"subscription_count":\#(subscribers.count)}"#)
+        for id in subscribers { self.sendText(self.encode(message), to: id) }
     }
 
     private func closed(_ id: Int) {
+        let channels = self.live[id]?.connection.subscriptions ?? []
         self.live[id]?.connection.isOpen = false
         self.live[id]?.connection.subscriptions = []
+        for channel in channels.sorted() { self.sendSubscriptionCount(of: channel) }
         self.changed()
     }
 

@@ -206,3 +206,36 @@ struct SubscriptionTests {
         }
     }
 }
+
+@Suite("Subscription counts", .timeLimit(.minutes(1)))
+struct SubscriptionCountTests {
+    @Test("counts follow other connections joining and leaving; 0 is reported; malformed counts are errors")
+    func counts() async throws {
+        try await withHarness(server: .init(sendsSubscriptionCounts: true)) { harness in
+            var counts = harness.client.subscriptionCounts(on: "room").makeAsyncIterator()
+            var errors = harness.client.errors.makeAsyncIterator()
+            async let events = collect(harness.client.events(on: "room"), count: 2)
+            let first = await counts.next()
+            #expect(first == 1)
+            // A second client joins the same channel on the same server, then leaves.
+            let other = PusherClient(key: harness.server.appKey, options: harness.server.clientOptions(), clock: VirtualClock())
+            try await withRunning(other) { other in
+                async let _ = collect(other.events(on: "room"), count: 1)
+                let two = await counts.next()
+                #expect(two == 2)
+                await harness.server.trigger(channel: "room", event: "hello", data: "")
+            }
+            let one = await counts.next()
+            #expect(one == 1)
+            await harness.server.send(raw: #"{"event":"pusher_internal:subscription_count","channel":"room","data":"{\"subscription_count\":0}"}"#)
+            let zero = await counts.next()
+            #expect(zero == 0)
+            await harness.server.send(raw: #"{"event":"pusher_internal:subscription_count","channel":"room","data":"{}"}"#)
+            let error = await errors.next()
+            #expect(error?.code == .malformedMessage)
+            await harness.server.trigger(channel: "room", event: "bye", data: "")
+            let received = try await events
+            #expect(received.map(\.name) == ["hello", "bye"])
+        }
+    }
+}

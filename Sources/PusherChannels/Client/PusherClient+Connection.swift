@@ -227,6 +227,13 @@ extension PusherClient {
             error.code = .subscriptionFailed
             error.channel = channel
             for action in self.subscriptions.subscriptionFailed(channel, error: error) { self.perform(action) }
+        case PusherEventName.subscriptionCount:
+            guard let channel = message.channel, self.channelListeners[channel] != nil else { return }
+            guard let count = (try? message.parsedData())?["subscription_count"]?.intValue else {
+                self.report(PusherError(.malformedMessage, "subscription_count without a count", channel: channel))
+                return
+            }
+            self.observers.notifyCount(count, channel: channel)
         default:
             if message.event.hasPrefix(PusherEventName.internalPrefix) {
                 self.log(.trace, "ignoring internal event", ["pusher.event": "\(message.event)"])

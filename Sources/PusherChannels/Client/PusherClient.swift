@@ -164,6 +164,13 @@ public actor PusherClient: Service {
         PusherSequence { [observers] in observers.observeSubscriptions(channel: channel) }
     }
 
+    /// The number of connections subscribed to `channel`, each time the server reports it
+    /// (`pusher_internal:subscription_count`; it must be enabled for the app, and presence channels
+    /// have members instead). Counts of 0 are reported too. Does not subscribe by itself.
+    public nonisolated func subscriptionCounts(on channel: String) -> PusherSequence<Int> {
+        PusherSequence { [observers] in observers.observeSubscriptionCounts(channel: channel) }
+    }
+
     // MARK: Control
 
     /// Connects, if not connected or connecting. After a failure or ``disconnect()`` this starts

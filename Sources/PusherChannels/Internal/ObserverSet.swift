@@ -22,6 +22,7 @@ final class ObserverRegistry: Sendable {
         var states: [Int: Observer<ConnectionState>] = [:]
         var errors: [Int: Observer<PusherError>] = [:]
         var subscriptions: [Int: Observer<SubscriptionEvent>] = [:]
+        var counts: [Int: Observer<Int>] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
@@ -57,6 +58,23 @@ final class ObserverRegistry: Sendable {
         return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
     }
 
+    func observeSubscriptionCounts(channel: String) -> (AsyncStream<Int>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(64))
+        let (id, isFinished) = self.state.withLockedValue { state -> (Int, Bool) in
+            state.nextID += 1
+            if !state.isFinished { state.counts[state.nextID] = Observer(channel: channel, continuation: continuation) }
+            return (state.nextID, state.isFinished)
+        }
+        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+    }
+
+    func notifyCount(_ count: Int, channel: String) {
+        let targets = self.state.withLockedValue { state in
+            state.counts.values.filter { $0.channel == channel }.map(\.continuation)
+        }
+        for continuation in targets { continuation.yield(count) }
+    }
+
     private func finishing<Element>(_ continuation: AsyncStream<Element>.Continuation, id: Int, isFinished: Bool) -> ListenerToken {
         if isFinished {
             continuation.finish()
@@ -87,28 +105,34 @@ final class ObserverRegistry: Sendable {
     }
 
     private func remove(_ id: Int) {
-        let removed = self.state.withLockedValue { state -> (AsyncStream<ConnectionState>.Continuation?, AsyncStream<PusherError>.Continuation?, AsyncStream<SubscriptionEvent>.Continuation?) in
+        let removed = self.state.withLockedValue { state in
             (state.states.removeValue(forKey: id)?.continuation, state.errors.removeValue(forKey: id)?.continuation,
-             state.subscriptions.removeValue(forKey: id)?.continuation)
+             state.subscriptions.removeValue(forKey: id)?.continuation, state.counts.removeValue(forKey: id)?.continuation)
         }
         removed.0?.finish()
         removed.1?.finish()
         removed.2?.finish()
+        removed.3?.finish()
     }
 
     /// Finishes every sequence; later registrations get finished sequences.
     func finishAll() {
-        let (states, errors, subscriptions) = self.state.withLockedValue { state in
+        let (states, errors, subscriptions, counts) = self.state.withLockedValue { state in
             state.isFinished = true
             defer {
                 state.states = [:]
                 state.errors = [:]
                 state.subscriptions = [:]
+                state.counts = [:]
             }
-            return (state.states.values.map(\.continuation), state.errors.values.map(\.continuation), state.subscriptions.values.map(\.continuation))
+            return (
+                state.states.values.map(\.continuation), state.errors.values.map(\.continuation),
+                state.subscriptions.values.map(\.continuation), state.counts.values.map(\.continuation)
+            )
         }
         for continuation in states { continuation.finish() }
         for continuation in errors { continuation.finish() }
         for continuation in subscriptions { continuation.finish() }
+        for continuation in counts { continuation.finish() }
     }
 }

@@ -122,6 +122,7 @@ public enum PusherEventName {
     public static let unsubscribe = "pusher:unsubscribe"
     public static let subscriptionError = "pusher:subscription_error"
     public static let subscriptionSucceeded = "pusher_internal:subscription_succeeded"
+    public static let subscriptionCount = "pusher_internal:subscription_count"
     public static let internalPrefix = "pusher_internal:"
     public static let protocolPrefix = "pusher:"
 }
