@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+import Testing
+
+@Suite("Presence roster")
+struct PresenceRosterTests {
+    static let subscription = try! JSONValue(  // a valid literal
+        parsing: #"{"presence":{"ids":["1",2],"hash":{"1":{"name":"Ann"},"2":null},"count":2}}"#
+    )
+
+    @Test("a subscription builds the members from hash and ids, me from channel_data; numeric ids become strings")
+    func snapshot() throws {
+        var roster = PresenceRoster()
+        let change = try roster.reset(subscriptionData: Self.subscription, channelData: #"{"user_id":2}"#)
+        let expected = PresenceSnapshot(
+            members: [PresenceMember(userID: "1", userInfo: .object(["name": .string("Ann")])), PresenceMember(userID: "2")],
+            me: PresenceMember(userID: "2")
+        )
+        #expect(change == .snapshot(expected))
+        #expect(roster.snapshot.count == 2)
+        #expect(roster.snapshot.member(withID: "1")?.userInfo?["name"] == .string("Ann"))
+    }
+
+    @Test("adding an existing id updates it without double counting; removing an unknown id is ignored")
+    func idempotent() throws {
+        var roster = PresenceRoster()
+        _ = try roster.reset(subscriptionData: Self.subscription, channelData: nil)
+        #expect(try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"1","user_info":{"name":"Anne"}}"#))
+            == .added(PresenceMember(userID: "1", userInfo: .object(["name": .string("Anne")]))))
+        #expect(roster.snapshot.count == 2)
+        #expect(try roster.memberRemoved(try JSONValue(parsing: #"{"user_id":"99"}"#)) == nil)
+        #expect(try roster.memberRemoved(try JSONValue(parsing: #"{"user_id":2}"#)) == .removed(PresenceMember(userID: "2")))
+        #expect(roster.snapshot.members.map(\.userID) == ["1"])
+    }
+
+    @Test("every subscription rebuilds the roster from scratch (no duplicates after a reconnect)")
+    func rebuild() throws {
+        var roster = PresenceRoster()
+        _ = try roster.reset(subscriptionData: Self.subscription, channelData: nil)
+        _ = try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"3"}"#))
+        _ = try roster.reset(subscriptionData: Self.subscription, channelData: nil)
+        #expect(roster.snapshot.members.map(\.userID) == ["1", "2"])
+    }
+
+    @Test("malformed presence payloads are typed errors")
+    func malformed() {
+        var roster = PresenceRoster()
+        #expect(throws: PusherError.self) { try roster.reset(subscriptionData: .object([:]), channelData: nil) }
+        #expect(throws: PusherError.self) { try roster.memberAdded(.object([:])) }
+        #expect(throws: PusherError.self) { try roster.memberRemoved(.string("x")) }
+    }
+}
