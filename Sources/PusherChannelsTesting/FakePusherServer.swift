@@ -166,6 +166,8 @@ public actor FakePusherServer {
     private var waiters: [Waiter] = []
     private var answersPings: Bool
     private var authRequests: [AuthRequest] = []
+    /// Presence members per channel: user id → (user info, the connections it is present on).
+    private var presence: [String: [String: (info: JSONValue?, connections: Set<Int>)]] = [:]
     private var authEndpointBehavior = AuthEndpointBehavior.sign
 
     private init(configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>) {
@@ -427,6 +429,7 @@ public actor FakePusherServer {
         case PusherEventName.unsubscribe:
             if let channel = (try? message.parsedData())?["channel"]?.stringValue {
                 self.live[id]?.connection.subscriptions.remove(channel)
+                self.leavePresence(channel, connection: id)
                 self.sendSubscriptionCount(of: channel)
             }
         case PusherEventName.ping:
@@ -473,15 +476,60 @@ public actor FakePusherServer {
                 return
             }
         }
+        var data = "{}"
+        if name.kind == .presence {
+            guard let member = channelData.flatMap({ try? JSONValue(parsing: $0) }), let userID = member["user_id"]?.idValue else {
+                self.sendError(message: "Invalid presence channel_data: a user_id is required", code: nil, to: id)
+                return
+            }
+            data = self.joinPresence(channel, userID: userID, info: member["user_info"], connection: id)
+        }
         self.live[id]?.connection.subscriptions.insert(channel)
-        self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")), to: id)
+        self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: data)), to: id)
         self.sendSubscriptionCount(of: channel)
+    }
+
+    /// Adds `connection` as `userID` on a presence channel; tells the others if the user is new.
+    /// Returns the subscription's presence payload.
+    private func joinPresence(_ channel: String, userID: String, info: JSONValue?, connection: Int) -> String {
+        var members = self.presence[channel] ?? [:]
+        let isNew = members[userID] == nil
+        members[userID, default: (info, [])].connections.insert(connection)
+        members[userID]?.info = info
+        self.presence[channel] = members
+        if isNew {
+            var added = #"{"user_id":"# + JSONWriter.quoted(userID)
+            if let info { added += #","user_info":"# + info.jsonText }
+            let message = PusherMessage(event: PusherEventName.memberAdded, channel: channel, data: added + "}")
+            for other in self.subscribers(of: channel) where other != connection { self.sendText(self.encode(message), to: other) }
+        }
+        let ids = members.keys.sorted()
+        let hash = JSONValue.object(Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value.info ?? .null) }))
+        return #"{"presence":{"ids":"# + JSONValue.array(ids.map(JSONValue.string)).jsonText + #","hash":"# + hash.jsonText
+            + #","count":\#(ids.count)}}"#
+    }
+
+    /// Removes `connection` from a presence channel; tells the others when the user's last connection left.
+    private func leavePresence(_ channel: String, connection: Int) {
+        guard var members = self.presence[channel] else { return }
+        for (userID, member) in members where member.connections.contains(connection) {
+            members[userID]?.connections.remove(connection)
+            guard members[userID]?.connections.isEmpty == true else { continue }
+            members[userID] = nil
+            let message = PusherMessage(event: PusherEventName.memberRemoved, channel: channel, data: #"{"user_id":"# + JSONWriter.quoted(userID) + "}")
+            for other in self.subscribers(of: channel) where other != connection { self.sendText(self.encode(message), to: other) }
+        }
+        self.presence[channel] = members
+    }
+
+    private func subscribers(of channel: String) -> [Int] {
+        self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
     }
 
     /// Tells every subscriber of `channel` how many connections are subscribed to it.
     private func sendSubscriptionCount(of channel: String) {
         guard self.configuration.sendsSubscriptionCounts, !channel.hasPrefix("presence-") else { return }
-        let subscribers = self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
+        let subscribers = self.subscribers(of: channel)
         let message = PusherMessage(event: PusherEventName.subscriptionCount, channel: channel, data: #"{"subscription_count":\#(subscribers.count)}"#)
         for id in subscribers { self.sendText(self.encode(message), to: id) }
     }
@@ -490,7 +538,10 @@ public actor FakePusherServer {
         let channels = self.live[id]?.connection.subscriptions ?? []
         self.live[id]?.connection.isOpen = false
         self.live[id]?.connection.subscriptions = []
-        for channel in channels.sorted() { self.sendSubscriptionCount(of: channel) }
+        for channel in channels.sorted() {
+            self.leavePresence(channel, connection: id)
+            self.sendSubscriptionCount(of: channel)
+        }
         self.changed()
     }
 
@@ -499,7 +550,7 @@ public actor FakePusherServer {
     /// Sends an event to every open connection subscribed to `channel`. Returns how many got it.
     @discardableResult
     public func trigger(channel: String, event: String, data: String, userID: String? = nil) -> Int {
-        let targets = self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
+        let targets = self.subscribers(of: channel)
         guard !targets.isEmpty else { return 0 }
         let text = self.encode(PusherMessage(event: event, channel: channel, data: data, userID: userID))
         for id in targets { self.sendText(text, to: id) }

@@ -220,7 +220,11 @@ extension PusherClient {
             self.failPendingSubscription(matching: error)
         case PusherEventName.subscriptionSucceeded:
             guard let channel = message.channel else { return }
-            self.perform(self.subscriptions.subscriptionSucceeded(channel))
+            let action = self.subscriptions.subscriptionSucceeded(channel)
+            if case .succeeded = action, channel.hasPrefix("presence-") { self.presenceSubscribed(channel, message) }
+            self.perform(action)
+        case PusherEventName.memberAdded, PusherEventName.memberRemoved:
+            self.presenceMemberChanged(message)
         case PusherEventName.subscriptionError:
             guard let channel = message.channel else { return }
             var error = Self.serverError(from: message)

@@ -62,7 +62,17 @@ public actor PusherClient: Service {
     var connections: [Int: ConnectionHandle] = [:]
     private var reconnectTimers: [Int: OneShotSignal] = [:]
 
+    struct PresenceListener {
+        let id: Int
+        let continuation: AsyncThrowingStream<PresenceChange, any Error>.Continuation
+    }
+
     var channelListeners: [String: [EventListener]] = [:]
+    var presenceListeners: [String: [PresenceListener]] = [:]
+    /// Membership of subscribed presence channels, rebuilt on every subscription.
+    var rosters: [String: PresenceRoster] = [:]
+    /// The `channel_data` each presence channel was last subscribed with (it names "me").
+    var presenceChannelData: [String: String] = [:]
     var allEventListeners: [EventListener] = []
     private var listenerChannels: [Int: String] = [:]
     nonisolated let observers = ObserverRegistry()
@@ -102,7 +112,7 @@ public actor PusherClient: Service {
     /// How many consumers are iterating events of `channel` now. Useful to check that consumers end
     /// when expected (a count that only grows is a leak).
     public func consumerCount(on channel: String) -> Int {
-        self.channelListeners[channel]?.count ?? 0
+        (self.channelListeners[channel]?.count ?? 0) + (self.presenceListeners[channel]?.count ?? 0)
     }
 
     /// Suspends until exactly `count` consumers iterate events of `channel` (or the task is
@@ -117,7 +127,7 @@ public actor PusherClient: Service {
         await signal.wait()
     }
 
-    private func consumersChanged(on channel: String) {
+    func consumersChanged(on channel: String) {
         guard !self.consumerWaiters.isEmpty else { return }
         let count = self.consumerCount(on: channel)
         self.consumerWaiters.removeAll { waiter in
@@ -135,17 +145,17 @@ public actor PusherClient: Service {
         named eventName: String? = nil,
         buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
-        ChannelEventSequence(
-            client: self,
-            scope: .channel(channel, eventName: eventName),
-            buffering: buffering ?? self.options.buffering
-        )
+        let buffering = buffering ?? self.options.buffering
+        return ChannelSequence { () async throws(PusherError) in
+            try await self.addListener(scope: .channel(channel, eventName: eventName), buffering: buffering)
+        }
     }
 
     /// Every event of every channel that has a consumer, once each. Does not subscribe to anything by
     /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
-        ChannelEventSequence(client: self, scope: .all, buffering: buffering ?? self.options.buffering)
+        let buffering = buffering ?? self.options.buffering
+        return ChannelSequence { () async throws(PusherError) in try await self.addListener(scope: .all, buffering: buffering) }
     }
 
     /// Connection states, starting with the current one.
@@ -278,6 +288,10 @@ public actor PusherClient: Service {
             for listener in listeners { listener.continuation.finish() }
         }
         for listener in self.allEventListeners { listener.continuation.finish() }
+        for listeners in self.presenceListeners.values {
+            for listener in listeners { listener.continuation.finish() }
+        }
+        self.presenceListeners = [:]
         self.observers.finishAll()
         for handle in self.connections.values { handle.outbox.finish() }
         self.channelListeners = [:]
@@ -326,6 +340,7 @@ public actor PusherClient: Service {
                 for action in self.subscriptions.connected(socketID: socketID) { self.perform(action) }
             case .connectionLost:
                 self.subscriptions.disconnected()
+                self.rosters = [:]
             case .finished:
                 self.commands.yield(.finish)
             }
@@ -341,6 +356,7 @@ public actor PusherClient: Service {
             self.commands.yield(.authorize(channel: channel.rawValue, socketID: socketID))
         case .subscribe(let channel, let auth, let channelData):
             self.log(.debug, "subscribing", ["pusher.channel": "\(channel)"])
+            if channel.kind == .presence { self.presenceChannelData[channel.rawValue] = channelData }
             self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData))
         case .unsubscribe(let channel):
             self.log(.debug, "unsubscribing", ["pusher.channel": "\(channel)"])
@@ -354,6 +370,11 @@ public actor PusherClient: Service {
                 self.listenerChannels[listener.id] = nil
                 listener.continuation.finish(throwing: error)
             }
+            for listener in self.presenceListeners.removeValue(forKey: channel) ?? [] {
+                self.listenerChannels[listener.id] = nil
+                listener.continuation.finish(throwing: error)
+            }
+            self.rosters[channel] = nil
             self.consumersChanged(on: channel)
             self.notifySubscription(.failed(channel: channel, error: error))
             self.report(error)
@@ -392,8 +413,41 @@ public actor PusherClient: Service {
         return self.nextListenerID
     }
 
+    /// Validates `name` for subscribing: a valid name, a supported kind, an authorizer if needed.
+    func subscribableChannel(_ name: String) throws(PusherError) -> ChannelName {
+        let channel = try ChannelName(validating: name)
+        if channel.kind == .privateEncrypted {
+            throw PusherError(.subscriptionFailed, "private-encrypted channels are not supported yet", channel: name)
+        }
+        if channel.requiresAuthorization && self.options.authorizer == nil {
+            throw PusherError(
+                .authorizationRequired,
+                "\(channel.kind) channels need an authorizer (PusherClientOptions.authorizer)",
+                channel: name
+            )
+        }
+        return channel
+    }
+
+    /// A fresh consumer id.
+    func nextConsumerID() -> Int {
+        self.makeListenerID()
+    }
+
+    /// Records that consumer `id` listens to `channel` and subscribes the channel if needed.
+    func consumerRegistered(_ id: Int, on channel: ChannelName) {
+        self.listenerChannels[id] = channel.rawValue
+        self.perform(self.subscriptions.consumerAdded(channel))
+        self.consumersChanged(on: channel.rawValue)
+    }
+
+    enum ListenerScope: Sendable {
+        case channel(String, eventName: String?)
+        case all
+    }
+
     func addListener(
-        scope: ChannelEventSequence.Scope,
+        scope: ListenerScope,
         buffering: BufferingPolicy
     ) throws(PusherError) -> (AsyncThrowingStream<ChannelEvent, any Error>, ListenerToken) {
         if case .finished = self.runPhase {
@@ -401,18 +455,7 @@ public actor PusherClient: Service {
         }
         var channelName: ChannelName?
         if case .channel(let name, _) = scope {
-            let channel = try ChannelName(validating: name)
-            if channel.kind == .privateEncrypted {
-                throw PusherError(.subscriptionFailed, "private-encrypted channels are not supported yet", channel: name)
-            }
-            if channel.requiresAuthorization && self.options.authorizer == nil {
-                throw PusherError(
-                    .authorizationRequired,
-                    "\(channel.kind) channels need an authorizer (PusherClientOptions.authorizer)",
-                    channel: name
-                )
-            }
-            channelName = channel
+            channelName = try self.subscribableChannel(name)
         }
         let id = self.makeListenerID()
         let policy: AsyncThrowingStream<ChannelEvent, any Error>.Continuation.BufferingPolicy =
@@ -431,9 +474,7 @@ public actor PusherClient: Service {
         )
         if let channelName {
             self.channelListeners[channelName.rawValue, default: []].append(listener)
-            self.listenerChannels[id] = channelName.rawValue
-            self.perform(self.subscriptions.consumerAdded(channelName))
-            self.consumersChanged(on: channelName.rawValue)
+            self.consumerRegistered(id, on: channelName)
         } else {
             self.allEventListeners.append(listener)
         }
@@ -447,6 +488,10 @@ public actor PusherClient: Service {
                 listeners[index].continuation.finish()
                 listeners.remove(at: index)
                 self.channelListeners[channel] = listeners.isEmpty ? nil : listeners
+            } else if var listeners = self.presenceListeners[channel], let index = listeners.firstIndex(where: { $0.id == id }) {
+                listeners[index].continuation.finish()
+                listeners.remove(at: index)
+                self.presenceListeners[channel] = listeners.isEmpty ? nil : listeners
             }
             self.perform(self.subscriptions.consumerRemoved(channel))
             self.consumersChanged(on: channel)

@@ -2,8 +2,8 @@
 
 import PusherCore
 
-/// The events of one channel (optionally of one event name), or of every channel the client is
-/// subscribed to.
+/// A channel consumer: the events of one channel (optionally of one event name), of every channel
+/// the client is subscribed to, or the membership changes of a presence channel.
 ///
 /// Iterating subscribes: the first `next()` registers the consumer, and the channel is subscribed
 /// on the server if nobody else listens to it yet. When the iterating task is cancelled, or the
@@ -13,54 +13,44 @@ import PusherCore
 ///
 /// The sequence finishes when the client stops, and throws ``PusherError`` when the channel name
 /// is invalid, the channel cannot be subscribed, or the consumer fell too far behind.
-public struct ChannelEventSequence: AsyncSequence, Sendable {
-    public typealias Element = ChannelEvent
+public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = PusherError
 
-    enum Scope: Sendable {
-        case channel(String, eventName: String?)
-        case all
-    }
-
-    let client: PusherClient
-    let scope: Scope
-    let buffering: BufferingPolicy
+    typealias Register = @Sendable () async throws(PusherError) -> (AsyncThrowingStream<Element, any Error>, ListenerToken)
+    let register: Register
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(state: .notStarted(self))
+        AsyncIterator(state: .notStarted(self.register))
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         enum State {
-            case notStarted(ChannelEventSequence)
-            case iterating(AsyncThrowingStream<ChannelEvent, any Error>.Iterator, ListenerToken)
+            case notStarted(Register)
+            case iterating(AsyncThrowingStream<Element, any Error>.Iterator, ListenerToken)
             case finished
         }
 
         var state: State
 
-        public mutating func next() async throws(PusherError) -> ChannelEvent? {
+        public mutating func next() async throws(PusherError) -> Element? {
             try await self.next(isolation: nil)
         }
 
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> ChannelEvent? {
-            var iterator: AsyncThrowingStream<ChannelEvent, any Error>.Iterator
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
+            var iterator: AsyncThrowingStream<Element, any Error>.Iterator
             let token: ListenerToken
             switch self.state {
             case .finished:
                 return nil
             case .iterating(let current, let currentToken):
                 (iterator, token) = (current, currentToken)
-            case .notStarted(let sequence):
+            case .notStarted(let register):
                 guard !Task.isCancelled else {
                     self.state = .finished
                     return nil
                 }
                 do {
-                    let (stream, newToken) = try await sequence.client.addListener(
-                        scope: sequence.scope,
-                        buffering: sequence.buffering
-                    )
+                    let (stream, newToken) = try await register()
                     (iterator, token) = (stream.makeAsyncIterator(), newToken)
                 } catch {
                     self.state = .finished
@@ -83,7 +73,13 @@ public struct ChannelEventSequence: AsyncSequence, Sendable {
 }
 
 @available(*, unavailable)
-extension ChannelEventSequence.AsyncIterator: Sendable {}
+extension ChannelSequence.AsyncIterator: Sendable {}
+
+/// Events of a channel (or of all channels with consumers). See ``ChannelSequence``.
+public typealias ChannelEventSequence = ChannelSequence<ChannelEvent>
+/// Membership changes of a presence channel: a snapshot first (again after every resubscription),
+/// then additions and removals. See ``ChannelSequence``.
+public typealias PresenceChangeSequence = ChannelSequence<PresenceChange>
 
 /// A sequence of client notifications: connection states, errors, subscription outcomes.
 ///

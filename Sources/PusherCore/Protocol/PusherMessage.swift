@@ -123,6 +123,8 @@ public enum PusherEventName {
     public static let subscriptionError = "pusher:subscription_error"
     public static let subscriptionSucceeded = "pusher_internal:subscription_succeeded"
     public static let subscriptionCount = "pusher_internal:subscription_count"
+    public static let memberAdded = "pusher_internal:member_added"
+    public static let memberRemoved = "pusher_internal:member_removed"
     public static let internalPrefix = "pusher_internal:"
     public static let protocolPrefix = "pusher:"
 }

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
+@Suite("Presence channels", .timeLimit(.minutes(1)))
+struct PresenceTests {
+    static let secret = "presence-secret"
+
+    static func options(for server: FakePusherServer, user: String, name: String) -> PusherClientOptions {
+        var options = server.clientOptions()
+        options.backoff.jitter = 0
+        options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
+            ChannelAuthorizer.PresenceMember(userID: user, userInfo: .object(["name": .string(name)]))
+        }
+        return options
+    }
+
+    @Test("snapshot first with me; others joining and leaving; a reconnect rebuilds the roster without duplicates")
+    func membership() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+            let alice = PusherClient(key: server.appKey, options: Self.options(for: server, user: "alice", name: "Alice"), clock: VirtualClock())
+            try await withRunning(alice) { alice in
+                var changes = alice.presence(on: "presence-room").makeAsyncIterator()
+                let first = try await changes.next()
+                guard case .snapshot(let snapshot)? = first else {
+                    Issue.record("expected a snapshot first, got \(String(describing: first))")
+                    return
+                }
+                #expect(snapshot.me?.userID == "alice")
+                #expect(snapshot.me?.userInfo?["name"] == .string("Alice"))
+                #expect(snapshot.members.map(\.userID) == ["alice"])
+
+                let bob = PusherClient(key: server.appKey, options: Self.options(for: server, user: "bob", name: "Bob"), clock: VirtualClock())
+                try await withRunning(bob) { bob in
+                    async let bobView = bob.presence(on: "presence-room").first { _ in true }
+                    let added = try await changes.next()
+                    #expect(added == .added(PresenceMember(userID: "bob", userInfo: .object(["name": .string("Bob")]))))
+                    #expect(await alice.members(of: "presence-room")?.count == 2)
+                    guard case .snapshot(let bobSnapshot)? = try await bobView else {
+                        Issue.record("bob got no snapshot")
+                        return
+                    }
+                    #expect(bobSnapshot.members.map(\.userID) == ["alice", "bob"])
+                    #expect(bobSnapshot.me?.userID == "bob")
+                }
+                let removed = try await changes.next()
+                #expect(removed == .removed(PresenceMember(userID: "bob", userInfo: .object(["name": .string("Bob")]))))
+
+                await server.close(code: 4200, reason: "reconnect")
+                let rebuilt = try await changes.next()
+                guard case .snapshot(let again)? = rebuilt else {
+                    Issue.record("expected a fresh snapshot after reconnecting, got \(String(describing: rebuilt))")
+                    return
+                }
+                #expect(again.members.map(\.userID) == ["alice"])
+                #expect(await alice.members(of: "presence-room")?.count == 1)
+            }
+        }
+    }
+
+    @Test("presence(on:) refuses channels that are not presence channels")
+    func notPresence() async throws {
+        try await withHarness { harness in
+            await #expect {
+                for try await _ in harness.client.presence(on: "prices") {}
+            } throws: { error in
+                (error as? PusherError)?.code == .invalidChannelName
+            }
+        }
+    }
+}
