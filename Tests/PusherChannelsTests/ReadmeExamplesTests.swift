@@ -42,3 +42,18 @@ func readmeServerExample() async throws {
         }
     }
 }
+
+/// The README's presence example; compiled, never run.
+func readmePresenceExample(client: PusherClient, appSecret: String) async throws {
+    var options = PusherClientOptions(cluster: "eu")
+    options.authorizer = .signing(key: "app-key", secret: appSecret) { channel in
+        .init(userID: "42", userInfo: ["name": "Ada"])  // who this client is on presence channels
+    }
+    for try await change in client.presence(on: "presence-lobby") {
+        switch change {
+        case .snapshot(let snapshot): print("members:", snapshot.members.map(\.userID), "me:", snapshot.me?.userID ?? "?")
+        case .added(let member): print("joined:", member.userID)
+        case .removed(let member): print("left:", member.userID)
+        }
+    }
+}
