@@ -435,7 +435,7 @@ public actor FakePusherServer {
         case PusherEventName.ping:
             if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
         default:
-            break
+            if message.event.hasPrefix("client-") { self.relayClientEvent(message, from: id) }
         }
         self.changed()
     }
@@ -524,6 +524,20 @@ public actor FakePusherServer {
 
     private func subscribers(of channel: String) -> [Int] {
         self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
+    }
+
+    /// Relays a client event to the channel's other subscribers (never back to the sender), with the
+    /// sender's `user_id` on presence channels; refuses it on other channels or when not subscribed.
+    private func relayClientEvent(_ message: PusherMessage, from id: Int) {
+        guard let channel = message.channel, self.live[id]?.connection.subscriptions.contains(channel) == true,
+            channel.hasPrefix("private-") || channel.hasPrefix("presence-"), !channel.hasPrefix("private-encrypted-")
+        else {
+            self.sendError(message: "Client event rejected: not subscribed to a private or presence channel", code: nil, to: id)
+            return
+        }
+        let userID = self.presence[channel]?.first { $0.value.connections.contains(id) }?.key
+        let relayed = PusherMessage(event: message.event, channel: channel, data: message.data, userID: userID)
+        for other in self.subscribers(of: channel) where other != id { self.sendText(relayed.serializedWithStringData, to: other) }
     }
 
     /// Tells every subscriber of `channel` how many connections are subscribed to it.

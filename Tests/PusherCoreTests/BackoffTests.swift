@@ -39,3 +39,18 @@ struct BackoffTests {
         #expect(CloseCodePolicy(closeCode: code) == policy)
     }
 }
+
+@Suite("Rate limiter")
+struct RateLimiterTests {
+    @Test("at most `limit` permits in any window; the wait is until the oldest leaves the window")
+    func slidingWindow() {
+        var limiter = RateLimiter(limit: 3, per: .seconds(1))
+        #expect(limiter.permit(at: .zero) == nil)
+        #expect(limiter.permit(at: .milliseconds(100)) == nil)
+        #expect(limiter.permit(at: .milliseconds(200)) == nil)
+        #expect(limiter.permit(at: .milliseconds(300)) == .milliseconds(700))
+        #expect(limiter.permit(at: .milliseconds(999)) == .milliseconds(1))
+        #expect(limiter.permit(at: .seconds(1)) == nil)
+        #expect(limiter.permit(at: .seconds(1)) == .milliseconds(100))
+    }
+}

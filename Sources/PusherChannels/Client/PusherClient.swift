@@ -73,6 +73,12 @@ public actor PusherClient: Service {
     var rosters: [String: PresenceRoster] = [:]
     /// The `channel_data` each presence channel was last subscribed with (it names "me").
     var presenceChannelData: [String: String] = [:]
+    /// Client events waiting for their channel's subscription, per channel, in order.
+    var waitingClientEvents: [String: [String]] = [:]
+    /// Client events ready to go, in order, paced by `clientEventLimiter`.
+    var clientEventQueue: [(channel: String, text: String)] = []
+    var clientEventLimiter: RateLimiter
+    nonisolated let clientEventWake = WakeupSignal()
     var allEventListeners: [EventListener] = []
     private var listenerChannels: [Int: String] = [:]
     nonisolated let observers = ObserverRegistry()
@@ -98,6 +104,7 @@ public actor PusherClient: Service {
         self.clock = ClockAdapter(clock)
         self.logger = logger
         self.connection = ConnectionStateMachine(configuration: options.stateMachineConfiguration)
+        self.clientEventLimiter = RateLimiter(limit: options.clientEventRateLimit, per: .seconds(1))
         (self.commandStream, self.commands) = AsyncStream.makeStream()
     }
 
@@ -236,6 +243,7 @@ public actor PusherClient: Service {
     private func runLoop() async {
         await withDiscardingTaskGroup { group in
             if self.options.connectsAutomatically { self.connect() }
+            group.addTask { await self.runClientEventPump() }
             loop: for await command in self.commandStream {
                 switch command {
                 case .startConnection(let generation, let url, let handle):
@@ -360,9 +368,11 @@ public actor PusherClient: Service {
             self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData))
         case .unsubscribe(let channel):
             self.log(.debug, "unsubscribing", ["pusher.channel": "\(channel)"])
+            self.dropClientEvents(of: channel, reason: "the channel was unsubscribed")
             self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel))
         case .succeeded(let channel, let isResubscription):
             self.log(.debug, "subscribed", ["pusher.channel": "\(channel)", "pusher.resubscription": "\(isResubscription)"])
+            self.releaseClientEvents(of: channel)
             self.notifySubscription(.succeeded(channel: channel, isResubscription: isResubscription))
         case .failed(let channel, let error):
             self.log(.debug, "subscription failed", ["pusher.channel": "\(channel)"])
@@ -377,6 +387,7 @@ public actor PusherClient: Service {
             self.rosters[channel] = nil
             self.consumersChanged(on: channel)
             self.notifySubscription(.failed(channel: channel, error: error))
+            self.dropClientEvents(of: channel, reason: "the subscription failed")
             self.report(error)
         }
     }

@@ -31,6 +31,11 @@ public struct PusherClientOptions: Sendable {
     public var authorizer: ChannelAuthorizer?
     /// How long the authorizer may take before the subscription fails. Default 10 s.
     public var authorizationTimeout: Duration
+    /// Client events sent per second at most; more wait their turn (Pusher rejects more than 10 per
+    /// second with error 4301). Default 10.
+    public var clientEventRateLimit: Int
+    /// Client events that may wait for their channel's subscription, per channel. Default 100.
+    public var clientEventQueueLimit: Int
     /// TLS settings for `wss://` (custom trust roots, client certificates). `nil` uses the system's
     /// trust store.
     public var tlsConfiguration: TLSConfiguration?
@@ -57,6 +62,8 @@ public struct PusherClientOptions: Sendable {
         self.buffering = .default
         self.tlsConfiguration = nil
         self.authorizer = nil
+        self.clientEventRateLimit = 10
+        self.clientEventQueueLimit = 100
         self.authorizationTimeout = .seconds(10)
     }
 

@@ -11,7 +11,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
             case connectionClosed, transportFailed, handshakeTimeout, pongTimeout
             case reconnectAttemptsExhausted, serverError, malformedMessage, invalidChannelName
             case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired, authorizationFailed
-            case alreadyRunning, invalidConfiguration
+            case alreadyRunning, invalidConfiguration, clientEventRejected
         }
         private let base: Base
 
@@ -42,6 +42,9 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The authorizer failed (it threw, timed out, or its answer was unusable). The subscription
         /// failed; subscribing again retries.
         public static let authorizationFailed = Code(base: .authorizationFailed)
+        /// A client event cannot be sent: its name lacks `client-`, its channel is not a private or
+        /// presence channel with a consumer, or too many wait for the subscription.
+        public static let clientEventRejected = Code(base: .clientEventRejected)
         /// `run()` was called on a client that is already running or has finished.
         public static let alreadyRunning = Code(base: .alreadyRunning)
         /// The client options cannot form a valid connection URL.
