@@ -8,6 +8,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Dispatch
+import Foundation
 import PusherChannels
 import UnixSignals
 
@@ -16,13 +21,21 @@ struct Listen: AsyncParsableCommand {
         abstract: "Subscribe to channels and print their events as JSON lines.",
         discussion: """
             Each event is one JSON object on standard output: {"channel", "event", "data", "user_id"?}, \
-            with "data" exactly as received. Connection states and errors go to standard error. \
+            with "data" exactly as received. On presence channels, membership changes are printed too: \
+            {"channel", "presence": "snapshot"|"added"|"removed", …}. Connection states and errors go to \
+            standard error. Lines on standard input, "CHANNEL EVENT JSON", are sent as client events. \
             The command runs until interrupted (SIGINT/SIGTERM), until --count events have arrived, \
             or until the connection fails for good (exit status 1).
+
+            Private and presence channels need --auth-endpoint (your backend) or --secret (signs \
+            in-process; only where the app secret is safe, never on users' devices).
 
             Examples:
               pusher-channels listen --key APP_KEY --cluster eu --channel prices
               pusher-channels listen --key app-key --host 127.0.0.1 --port 6001 --no-tls --channel chat --count 10 --stats
+              pusher-channels listen --key KEY --cluster eu --secret SECRET --user-id 42 --channel presence-lobby
+              pusher-channels listen --key KEY --cluster eu --auth-endpoint https://example.org/pusher/auth \\
+                  --auth-header 'Authorization: Bearer TOKEN' --channel private-orders
             """
     )
 
@@ -59,7 +72,26 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "At exit, print 'events=N seconds=S rate=R/s' (S from the first to the last counted event).")
     var stats = false
 
+    @Option(help: "Auth endpoint for private and presence channels (form POST of socket_id and channel_name).")
+    var authEndpoint: String?
+
+    @Option(name: .customLong("auth-header"), help: "A header sent to the auth endpoint, 'Name: value' (repeatable).")
+    var authHeaders: [String] = []
+
+    @Option(help: "The app secret: signs private and presence channels in-process (servers only).")
+    var secret: String?
+
+    @Option(name: .customLong("user-id"), help: "Your user id on presence channels, with --secret.")
+    var userID: String?
+
+    @Option(name: .customLong("user-info"), help: "Your user_info on presence channels, with --secret (JSON).")
+    var userInfo: String?
+
     func validate() throws {
+        if self.authEndpoint != nil && self.secret != nil { throw ValidationError("Give --auth-endpoint or --secret, not both.") }
+        if let authEndpoint, URL(string: authEndpoint)?.scheme == nil { throw ValidationError("--auth-endpoint must be a URL.") }
+        for header in self.authHeaders where !header.contains(":") { throw ValidationError("--auth-header takes 'Name: value'.") }
+        if let userInfo, (try? JSONValue(parsing: userInfo)) == nil { throw ValidationError("--user-info must be JSON.") }
         guard !self.channels.isEmpty else { throw ValidationError("Give at least one --channel.") }
         guard (self.cluster == nil) != (self.host == nil) else { throw ValidationError("Give either --cluster or --host.") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
@@ -81,6 +113,7 @@ struct Listen: AsyncParsableCommand {
             options.endpoint.port = self.port
             options.endpoint.path = self.path
         }
+        options.authorizer = self.authorizer()
         let client = PusherClient(key: self.key, options: options)
 
         // `withRunning` closes the connection with a normal close frame when the body returns.
@@ -101,6 +134,20 @@ struct Listen: AsyncParsableCommand {
                     let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
                     for await _ in signals { return .interrupted }
                     return .ended
+                }
+                group.addTask {
+                    for await line in Self.standardInputLines() { await Self.sendClientEvent(line, with: client) }
+                    return .ended
+                }
+                for channel in self.channels where channel.hasPrefix("presence-") {
+                    group.addTask {
+                        do {
+                            for try await change in client.presence(on: channel) { Output.line(Self.json(change, on: channel)) }
+                        } catch {
+                            Output.error("presence \(channel): \(error)")
+                        }
+                        return .ended
+                    }
                 }
                 // Every channel feeds one loop, which prints and counts.
                 let (merged, sink) = AsyncThrowingStream.makeStream(of: ChannelEvent.self)
@@ -138,6 +185,64 @@ struct Listen: AsyncParsableCommand {
         if case .failed(let error) = outcome {
             Output.error("failed: \(error)")
             throw ExitCode.failure
+        }
+    }
+
+    func authorizer() -> ChannelAuthorizer? {
+        if let authEndpoint, let url = URL(string: authEndpoint) {
+            var headers: [String: String] = [:]
+            for header in self.authHeaders {
+                let parts = header.split(separator: ":", maxSplits: 1)
+                headers[parts[0].trimmingCharacters(in: .whitespaces)] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            }
+            return .endpoint(url, headers: headers)
+        }
+        guard let secret else { return nil }
+        let member = self.userID.map { ChannelAuthorizer.PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) }) }
+        guard let member else { return .signing(key: self.key, secret: secret) }
+        return .signing(key: self.key, secret: secret) { @Sendable _ in member }
+    }
+
+    /// Lines of standard input, read on a thread of their own (reading blocks).
+    static func standardInputLines() -> AsyncStream<String> {
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        DispatchQueue.global().async {
+            while let line = readLine() { continuation.yield(line) }
+            continuation.finish()
+        }
+        return lines
+    }
+
+    /// Sends "CHANNEL EVENT JSON" as a client event.
+    static func sendClientEvent(_ line: String, with client: PusherClient) async {
+        let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+        guard parts.count >= 2 else {
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty { Output.error("client event: expected 'CHANNEL EVENT JSON', got '\(line)'") }
+            return
+        }
+        do {
+            try await client.trigger(parts[1], on: parts[0], data: parts.count > 2 ? parts[2] : "{}")
+        } catch {
+            Output.error("client event: \(error)")
+        }
+    }
+
+    static func json(_ change: PresenceChange, on channel: String) -> String {
+        func member(_ member: PresenceMember) -> String {
+            var text = #""user_id":"# + JSONWriter.quoted(member.userID)
+            if let info = member.userInfo { text += #","user_info":"# + info.jsonText }
+            return text
+        }
+        let prefix = #"{"channel":"# + JSONWriter.quoted(channel)
+        switch change {
+        case .snapshot(let snapshot):
+            let members = snapshot.members.map { "{" + member($0) + "}" }.joined(separator: ",")
+            let me = snapshot.me.map { #","me":"# + JSONWriter.quoted($0.userID) } ?? ""
+            return prefix + #","presence":"snapshot","members":["# + members + "]" + me + "}"
+        case .added(let added):
+            return prefix + #","presence":"added","# + member(added) + "}"
+        case .removed(let removed):
+            return prefix + #","presence":"removed","# + member(removed) + "}"
         }
     }
 
