@@ -198,7 +198,7 @@ struct Listen: AsyncParsableCommand {
             return .endpoint(url, headers: headers)
         }
         guard let secret else { return nil }
-        let member = self.userID.map { ChannelAuthorizer.PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) }) }
+        let member = self.userID.map { PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) }) }
         guard let member else { return .signing(key: self.key, secret: secret) }
         return .signing(key: self.key, secret: secret) { @Sendable _ in member }
     }

@@ -12,7 +12,7 @@ struct PresenceTests {
         var options = server.clientOptions()
         options.backoff.jitter = 0
         options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
-            ChannelAuthorizer.PresenceMember(userID: user, userInfo: .object(["name": .string(name)]))
+            PresenceMember(userID: user, userInfo: .object(["name": .string(name)]))
         }
         return options
     }

@@ -22,25 +22,6 @@ public struct ChannelAuthorizer: Sendable {
         self.authorize = authorize
     }
 
-    /// Who the client is on presence channels: the `user_id` and optional `user_info` put in
-    /// `channel_data`.
-    public struct PresenceMember: Sendable, Hashable {
-        public var userID: String
-        public var userInfo: JSONValue?
-
-        public init(userID: String, userInfo: JSONValue? = nil) {
-            self.userID = userID
-            self.userInfo = userInfo
-        }
-
-        /// The `channel_data` string: `{"user_id":"…","user_info":…}`.
-        public var channelData: String {
-            var text = #"{"user_id":"# + JSONWriter.quoted(self.userID)
-            if let userInfo = self.userInfo { text += #","user_info":"# + userInfo.jsonText }
-            return text + "}"
-        }
-    }
-
     /// Signs in-process with the app secret, as the official server libraries do.
     ///
     /// This is the normal choice for a server that holds the secret (a backend consuming its own
@@ -64,5 +45,14 @@ public struct ChannelAuthorizer: Sendable {
             }
             return PusherSignature.channelAuthorization(key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
         }
+    }
+}
+
+extension PresenceMember {
+    /// The `channel_data` string naming this member: `{"user_id":"…","user_info":…}`.
+    public var channelData: String {
+        var text = #"{"user_id":"# + JSONWriter.quoted(self.userID)
+        if let userInfo = self.userInfo { text += #","user_info":"# + userInfo.jsonText }
+        return text + "}"
     }
 }
