@@ -71,3 +71,31 @@ struct PresenceTests {
         }
     }
 }
+
+@Suite("Presence channel_data", .timeLimit(.minutes(1)))
+struct PresenceChannelDataTests {
+    @Test("channel_data from the authorizer is sent byte for byte; its numeric user_id names me")
+    func channelDataVerbatim() async throws {
+        let secret = PresenceTests.secret
+        let channelData = #"{"user_id": 7 ,  "user_info":{"b":1,"a":"ü"}}"#
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: secret)) { server in
+            var options = server.clientOptions()
+            let key = server.appKey
+            options.authorizer = ChannelAuthorizer { socketID, channel in
+                PusherSignature.channelAuthorization(key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
+            }
+            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            try await withRunning(client) { client in
+                var changes = client.presence(on: "presence-raw").makeAsyncIterator()
+                let first = try await changes.next()
+                guard case .snapshot(let snapshot)? = first else {
+                    Issue.record("expected a snapshot, got \(String(describing: first))")
+                    return
+                }
+                #expect(snapshot.me?.userID == "7")
+                let subscribe = try #require(await server.snapshot.messages(named: "pusher:subscribe").first?.message)
+                #expect(try subscribe.parsedData()["channel_data"]?.stringValue == channelData)
+            }
+        }
+    }
+}
