@@ -28,7 +28,7 @@ public struct PusherEndpoint: Sendable, Hashable {
         guard !self.host.isEmpty, !self.host.contains("/"), !self.host.contains(" ") else {
             throw PusherError(.invalidConfiguration, "invalid host '\(self.host)'")
         }
-        guard !key.isEmpty, key.utf8.allSatisfy({ Self.isUnreserved($0) }) else {
+        guard !key.isEmpty, key.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
             throw PusherError(.invalidConfiguration, "invalid app key")
         }
         let port = self.port ?? (self.useTLS ? 443 : 80)
@@ -39,10 +39,14 @@ public struct PusherEndpoint: Sendable, Hashable {
         let host = self.host.contains(":") && !self.host.hasPrefix("[") ? "[\(self.host)]" : self.host
         let scheme = self.useTLS ? "wss" : "ws"
         return "\(scheme)://\(host):\(port)\(prefix)/app/\(key)?protocol=\(Self.protocolVersion)"
-            + "&client=\(Self.percentEncoded(client))&version=\(Self.percentEncoded(version))"
+            + "&client=\(PercentEncoding.encode(client))&version=\(PercentEncoding.encode(version))"
     }
+}
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+/// Percent-encoding of everything but RFC 3986's unreserved characters, for URL query values and
+/// `application/x-www-form-urlencoded` bodies.
+public enum PercentEncoding {
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -53,7 +57,7 @@ public struct PusherEndpoint: Sendable, Hashable {
         }
     }
 
-    static func percentEncoded(_ text: String) -> String {
+    public static func encode(_ text: String) -> String {
         var output = ""
         for byte in text.utf8 {
             if isUnreserved(byte) {
