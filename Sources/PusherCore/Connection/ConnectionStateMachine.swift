@@ -126,11 +126,6 @@ public struct ConnectionStateMachine: Sendable {
         return nil
     }
 
-    public var isStopped: Bool {
-        if case .stopped = self.state { return true }
-        return false
-    }
-
     // MARK: Requests
 
     /// Connect now. From `waiting` the pending delay is skipped; from idle (initialized,

@@ -28,44 +28,42 @@ final class ObserverRegistry: Sendable {
     private let state = NIOLockedValueBox(State())
 
     func observeStates() -> (AsyncStream<ConnectionState>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionState.self, bufferingPolicy: .bufferingNewest(64))
-        let (id, current, isFinished) = self.state.withLockedValue { state -> (Int, ConnectionState, Bool) in
-            state.nextID += 1
-            if !state.isFinished { state.states[state.nextID] = Observer(continuation: continuation) }
-            return (state.nextID, state.current, state.isFinished)
-        }
-        continuation.yield(current)
-        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+        self.observe(\.states, limit: 64) { $0.current }
     }
 
     func observeErrors() -> (AsyncStream<PusherError>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: PusherError.self, bufferingPolicy: .bufferingNewest(1024))
-        let (id, isFinished) = self.state.withLockedValue { state -> (Int, Bool) in
-            state.nextID += 1
-            if !state.isFinished { state.errors[state.nextID] = Observer(continuation: continuation) }
-            return (state.nextID, state.isFinished)
-        }
-        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+        self.observe(\.errors, limit: 1024)
     }
 
     func observeSubscriptions(channel: String?) -> (AsyncStream<SubscriptionEvent>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: SubscriptionEvent.self, bufferingPolicy: .bufferingNewest(1024))
-        let (id, isFinished) = self.state.withLockedValue { state -> (Int, Bool) in
-            state.nextID += 1
-            if !state.isFinished { state.subscriptions[state.nextID] = Observer(channel: channel, continuation: continuation) }
-            return (state.nextID, state.isFinished)
-        }
-        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+        self.observe(\.subscriptions, channel: channel, limit: 1024)
     }
 
     func observeSubscriptionCounts(channel: String) -> (AsyncStream<Int>, ListenerToken) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(64))
-        let (id, isFinished) = self.state.withLockedValue { state -> (Int, Bool) in
+        self.observe(\.counts, channel: channel, limit: 64)
+    }
+
+    /// Registers a new observer in `observers` (unless the client has finished), keeping the newest
+    /// `limit` elements; `first` gives an element to yield at once (the current state).
+    private func observe<Element: Sendable>(
+        _ observers: WritableKeyPath<State, [Int: Observer<Element>]>,
+        channel: String? = nil,
+        limit: Int,
+        first: ((State) -> Element)? = nil
+    ) -> (AsyncStream<Element>, ListenerToken) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
+        let (id, initial, isFinished) = self.state.withLockedValue { state -> (Int, Element?, Bool) in
             state.nextID += 1
-            if !state.isFinished { state.counts[state.nextID] = Observer(channel: channel, continuation: continuation) }
-            return (state.nextID, state.isFinished)
+            if !state.isFinished { state[keyPath: observers][state.nextID] = Observer(channel: channel, continuation: continuation) }
+            return (state.nextID, first?(state), state.isFinished)
         }
-        return (stream, self.finishing(continuation, id: id, isFinished: isFinished))
+        if let initial { continuation.yield(initial) }
+        if isFinished {
+            continuation.finish()
+        } else {
+            continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        }
+        return (stream, ListenerToken { [weak self] in self?.remove(id) })
     }
 
     func notifyCount(_ count: Int, channel: String) {
@@ -73,15 +71,6 @@ final class ObserverRegistry: Sendable {
             state.counts.values.filter { $0.channel == channel }.map(\.continuation)
         }
         for continuation in targets { continuation.yield(count) }
-    }
-
-    private func finishing<Element>(_ continuation: AsyncStream<Element>.Continuation, id: Int, isFinished: Bool) -> ListenerToken {
-        if isFinished {
-            continuation.finish()
-        } else {
-            continuation.onTermination = { [weak self] _ in self?.remove(id) }
-        }
-        return ListenerToken { [weak self] in self?.remove(id) }
     }
 
     func publish(_ connectionState: ConnectionState) {
