@@ -179,16 +179,28 @@ extension PusherClient {
 
     /// Yields to one consumer; returns false when the consumer is gone (or was just failed).
     private func yield(_ event: ChannelEvent, to listener: EventListener) -> Bool {
-        switch listener.continuation.yield(event) {
+        Self.yield(event, to: listener.continuation, failsWhenFull: listener.failsWhenFull, channel: event.channel)
+    }
+
+    /// Yields `element` to a consumer's stream. When the buffer is full and the consumer fails when
+    /// full, its sequence ends with `consumerTooSlow`. Returns false when the consumer is gone (or was
+    /// just failed), so the caller removes it.
+    static func yield<Element: Sendable>(
+        _ element: Element,
+        to continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        failsWhenFull: Bool,
+        channel: String
+    ) -> Bool {
+        switch continuation.yield(element) {
         case .enqueued:
             return true
         case .dropped:
-            guard listener.failsWhenFull else { return true }
-            listener.continuation.finish(
+            guard failsWhenFull else { return true }
+            continuation.finish(
                 throwing: PusherError(
                     .consumerTooSlow,
-                    "the consumer fell more than its buffer behind; later events were not delivered to it",
-                    channel: event.channel
+                    "the consumer fell more than its buffer behind; later elements were not delivered to it",
+                    channel: channel
                 )
             )
             return false

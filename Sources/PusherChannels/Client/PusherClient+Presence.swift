@@ -23,7 +23,7 @@ extension PusherClient {
         guard channel.kind == .presence else {
             throw PusherError(.invalidChannelName, "membership is only known on presence- channels", channel: name)
         }
-        let id = self.nextConsumerID()
+        let id = self.makeListenerID()
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: PresenceChange.self,
             bufferingPolicy: .bufferingOldest(self.options.buffering.limit)
@@ -65,20 +65,9 @@ extension PusherClient {
 
     private func notifyPresence(_ change: PresenceChange, on channel: String) {
         var removed: [Int] = []
-        for listener in self.presenceListeners[channel] ?? [] {
-            switch listener.continuation.yield(change) {
-            case .enqueued:
-                continue
-            case .dropped:
-                listener.continuation.finish(
-                    throwing: PusherError(.consumerTooSlow, "the presence consumer fell more than its buffer behind", channel: channel)
-                )
-                removed.append(listener.id)
-            case .terminated:
-                removed.append(listener.id)
-            @unknown default:
-                continue
-            }
+        for listener in self.presenceListeners[channel] ?? []
+        where !Self.yield(change, to: listener.continuation, failsWhenFull: true, channel: channel) {
+            removed.append(listener.id)
         }
         for id in removed { self.removeListener(id) }
     }

@@ -419,7 +419,7 @@ public actor PusherClient: Service {
 
     // MARK: Registration
 
-    private func makeListenerID() -> Int {
+    func makeListenerID() -> Int {
         self.nextListenerID += 1
         return self.nextListenerID
     }
@@ -438,11 +438,6 @@ public actor PusherClient: Service {
             )
         }
         return channel
-    }
-
-    /// A fresh consumer id.
-    func nextConsumerID() -> Int {
-        self.makeListenerID()
     }
 
     /// Records that consumer `id` listens to `channel` and subscribes the channel if needed.
