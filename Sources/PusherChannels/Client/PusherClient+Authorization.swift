@@ -1,8 +1,34 @@
 // SPDX-License-Identifier: MIT
 
+import Logging
 import PusherCore
 
 extension PusherClient {
+    /// Authorizes `channel` for `socketID`: with the authorization passed when subscribing if it was
+    /// made for this socket id (used once), else through the authorizer, else fails the subscription.
+    func authorize(_ channel: String, socketID: String) {
+        if let provided = self.providedAuthorizations.removeValue(forKey: channel) {
+            if provided.socketID == socketID {
+                self.log(.debug, "using the provided authorization", ["pusher.channel": "\(channel)"])
+                self.authorizationCompleted(channel: channel, socketID: socketID, result: .success(provided.authorization))
+                return
+            }
+            self.log(.debug, "the provided authorization is for another socket", ["pusher.channel": "\(channel)"])
+        }
+        guard self.options.authorizer != nil else {
+            let error = PusherError(
+                .authorizationRequired,
+                "no authorization for socket \(socketID): a provided authorization is good for one connection only; "
+                    + "set PusherClientOptions.authorizer to subscribe again after a reconnect",
+                channel: channel
+            )
+            self.perform(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error))
+            return
+        }
+        self.log(.debug, "authorizing", ["pusher.channel": "\(channel)"])
+        self.commands.yield(.authorize(channel: channel, socketID: socketID))
+    }
+
     /// Asks the authorizer for `channel` on `socketID`, bounded by the authorization timeout on the
     /// injected clock, and hands the answer to the subscription state machine.
     nonisolated func runAuthorization(channel: String, socketID: String) async {
@@ -37,7 +63,7 @@ extension PusherClient {
         }
     }
 
-    private func authorizationCompleted(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) {
+    func authorizationCompleted(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) {
         switch result {
         case .success(let authorization) where channel.hasPrefix("presence-") && authorization.channelData == nil:
             let error = PusherError(.authorizationFailed, "the authorization of a presence channel has no channel_data", channel: channel)

@@ -5,10 +5,13 @@ import PusherCore
 extension PusherClient {
     /// Membership changes of a presence channel: the current members first (and again after every
     /// resubscription, replacing what was known), then additions and removals. Iterating subscribes
-    /// the channel, like ``events(on:named:buffering:)``; it needs an authorizer that gives
-    /// `channel_data`.
-    public nonisolated func presence(on channel: String) -> PresenceChangeSequence {
-        ChannelSequence { () async throws(PusherError) in try await self.addPresenceListener(channel: channel) }
+    /// the channel, like ``events(on:named:authorization:buffering:)``; it needs an authorizer that
+    /// gives `channel_data`, or an `authorization` you obtained for the current connection (see
+    /// ``ProvidedAuthorization``).
+    public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil) -> PresenceChangeSequence {
+        ChannelSequence { () async throws(PusherError) in
+            try await self.addPresenceListener(channel: channel, authorization: authorization)
+        }
     }
 
     /// The members of a subscribed presence channel now, or nil before its subscription succeeded.
@@ -17,9 +20,10 @@ extension PusherClient {
     }
 
     private func addPresenceListener(
-        channel name: String
+        channel name: String,
+        authorization: ProvidedAuthorization?
     ) throws(PusherError) -> (AsyncThrowingStream<PresenceChange, any Error>, ListenerToken) {
-        let channel = try self.subscribableChannel(name)
+        let channel = try self.subscribableChannel(name, provided: authorization)
         guard channel.kind == .presence else {
             throw PusherError(.invalidChannelName, "membership is only known on presence- channels", channel: name)
         }

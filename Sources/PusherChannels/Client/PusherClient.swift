@@ -20,7 +20,7 @@ import ServiceLifecycle
 /// }
 /// ```
 ///
-/// Iterating ``events(on:named:buffering:)`` subscribes; cancelling the iterating task (or leaving
+/// Iterating ``events(on:named:authorization:buffering:)`` subscribes; cancelling the iterating task (or leaving
 /// the loop) unsubscribes once the channel's last consumer is gone. Subscriptions are kept as
 /// desired state: made before or after connecting, and made again after every reconnect.
 ///
@@ -75,6 +75,8 @@ public actor PusherClient: Service {
     var presenceChannelData: [String: String] = [:]
     /// Client events waiting for their channel's subscription, per channel, in order.
     var waitingClientEvents: [String: [String]] = [:]
+    /// Authorizations passed with a subscription, per channel, until used for their socket id.
+    var providedAuthorizations: [String: ProvidedAuthorization] = [:]
     /// Client events ready to go, in order, paced by `clientEventLimiter`.
     var clientEventQueue: [(channel: String, text: String)] = []
     var clientEventLimiter: RateLimiter
@@ -146,15 +148,20 @@ public actor PusherClient: Service {
 
     /// Events of `channel`, optionally only those named `eventName`. See ``ChannelEventSequence``.
     ///
-    /// - Parameter buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    /// - Parameters:
+    ///   - authorization: For a private or presence channel, an authorization you obtained yourself
+    ///     for the current connection; used once instead of asking the authorizer. See
+    ///     ``ProvidedAuthorization``.
+    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
     public nonisolated func events(
         on channel: String,
         named eventName: String? = nil,
+        authorization: ProvidedAuthorization? = nil,
         buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
         return ChannelSequence { () async throws(PusherError) in
-            try await self.addListener(scope: .channel(channel, eventName: eventName), buffering: buffering)
+            try await self.addListener(scope: .channel(channel, eventName: eventName), authorization: authorization, buffering: buffering)
         }
     }
 
@@ -349,6 +356,8 @@ public actor PusherClient: Service {
             case .connectionLost:
                 self.subscriptions.disconnected()
                 self.rosters = [:]
+                // Each was signed for the socket that is gone.
+                self.providedAuthorizations = [:]
             case .finished:
                 self.commands.yield(.finish)
             }
@@ -360,8 +369,7 @@ public actor PusherClient: Service {
         case nil:
             return
         case .authorize(let channel, let socketID):
-            self.log(.debug, "authorizing", ["pusher.channel": "\(channel)"])
-            self.commands.yield(.authorize(channel: channel.rawValue, socketID: socketID))
+            self.authorize(channel.rawValue, socketID: socketID)
         case .subscribe(let channel, let auth, let channelData):
             self.log(.debug, "subscribing", ["pusher.channel": "\(channel)"])
             if channel.kind == .presence { self.presenceChannelData[channel.rawValue] = channelData }
@@ -425,10 +433,21 @@ public actor PusherClient: Service {
     }
 
     /// Validates `name` for subscribing: a valid name, a supported kind, an authorizer if needed.
-    func subscribableChannel(_ name: String) throws(PusherError) -> ChannelName {
+    func subscribableChannel(_ name: String, provided: ProvidedAuthorization? = nil) throws(PusherError) -> ChannelName {
         let channel = try ChannelName(validating: name)
         if channel.kind == .privateEncrypted {
             throw PusherError(.subscriptionFailed, "private-encrypted channels are not supported yet", channel: name)
+        }
+        if provided != nil {
+            guard channel.kind == .private || channel.kind == .presence else {
+                throw PusherError(
+                    .invalidConfiguration,
+                    "a provided authorization is only accepted for private and presence channels",
+                    channel: name
+                )
+            }
+            self.providedAuthorizations[name] = provided
+            return channel
         }
         if channel.requiresAuthorization && self.options.authorizer == nil {
             throw PusherError(
@@ -454,6 +473,7 @@ public actor PusherClient: Service {
 
     func addListener(
         scope: ListenerScope,
+        authorization: ProvidedAuthorization? = nil,
         buffering: BufferingPolicy
     ) throws(PusherError) -> (AsyncThrowingStream<ChannelEvent, any Error>, ListenerToken) {
         if case .finished = self.runPhase {
@@ -461,7 +481,7 @@ public actor PusherClient: Service {
         }
         var channelName: ChannelName?
         if case .channel(let name, _) = scope {
-            channelName = try self.subscribableChannel(name)
+            channelName = try self.subscribableChannel(name, provided: authorization)
         }
         let id = self.makeListenerID()
         let policy: AsyncThrowingStream<ChannelEvent, any Error>.Continuation.BufferingPolicy =
