@@ -78,6 +78,7 @@ let package = Package(
             dependencies: [
                 "PusherChannels",
                 "PusherChannelsTesting",
+                "PusherChannelsCLI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

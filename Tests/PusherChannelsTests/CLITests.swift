@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+
+import Foundation
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
+/// Runs the `pusher-channels` executable (built next to the test bundle: the test target depends on
+/// it) with standard output and error in files, so that nothing blocks a thread of the cooperative
+/// pool; the process is killed if the test is cancelled.
+final class CLIProcess: Sendable {
+    let process: Process
+    let stdin: Pipe
+    let stdoutURL: URL
+    let stderrURL: URL
+    private let exited: AsyncStream<Int32>
+
+    static var executable: URL {
+        Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("pusher-channels")
+    }
+
+    init(_ arguments: [String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.stdoutURL = directory.appendingPathComponent("stdout")
+        self.stderrURL = directory.appendingPathComponent("stderr")
+        for url in [self.stdoutURL, self.stderrURL] {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        }
+        self.process = Process()
+        self.process.executableURL = Self.executable
+        self.process.arguments = arguments
+        self.stdin = Pipe()
+        self.process.standardInput = self.stdin
+        self.process.standardOutput = try FileHandle(forWritingTo: self.stdoutURL)
+        self.process.standardError = try FileHandle(forWritingTo: self.stderrURL)
+        let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.exited = exited
+        self.process.terminationHandler = { process in
+            continuation.yield(process.terminationStatus)
+            continuation.finish()
+        }
+        try self.process.run()
+    }
+
+    /// Writes one line to the process's standard input.
+    func send(line: String) {
+        self.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits for the process to exit and returns its status; kills it when the task is cancelled.
+    func exitStatus() async -> Int32? {
+        await withTaskCancellationHandler {
+            var iterator = self.exited.makeAsyncIterator()
+            return await iterator.next()
+        } onCancel: {
+            self.process.terminate()
+        }
+    }
+
+    var standardOutputLines: [String] {
+        ((try? String(contentsOf: self.stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    var standardError: String {
+        (try? String(contentsOf: self.stderrURL, encoding: .utf8)) ?? ""
+    }
+}
+
+@Suite("Command-line client", .timeLimit(.minutes(1)))
+struct CLITests {
+    static let secret = "cli-secret"
+
+    func connectionArguments(_ server: FakePusherServer) -> [String] {
+        ["listen", "--key", server.appKey, "--host", server.host, "--port", "\(server.port)", "--no-tls"]
+    }
+
+    @Test("--secret signs a presence channel: snapshot line, client events from stdin, events, exit 0 after --count")
+    func presenceWithSecret() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + [
+                    "--secret", Self.secret, "--user-id", "cli-user", "--user-info", #"{"name":"CLI"}"#,
+                    "--channel", "presence-room", "--event", "server-note", "--count", "1",
+                ]
+            )
+            await server.waitForSubscribers(of: "presence-room")
+            cli.send(line: #"presence-room client-hello {"text":"hi there"}"#)
+            let relayed = await server.waitForMessages(named: "client-hello")
+            #expect(try relayed.first?.message?.parsedData()["text"]?.stringValue == "hi there")
+            await server.trigger(channel: "presence-room", event: "server-note", data: #"{"n":1}"#)
+            let status = await cli.exitStatus()
+            #expect(status == 0, "stderr: \(cli.standardError) stdout: \(cli.standardOutputLines)")
+            let lines = cli.standardOutputLines
+            #expect(
+                lines == [
+                    #"{"channel":"presence-room","presence":"snapshot","members":[{"user_id":"cli-user","user_info":{"name":"CLI"}}],"me":"cli-user"}"#,
+                    #"{"channel":"presence-room","event":"server-note","data":"{\"n\":1}"}"#,
+                ]
+            )
+            let subscribe = await server.snapshot.messages(named: "pusher:subscribe").first?.message
+            #expect(try subscribe?.parsedData()["channel_data"]?.stringValue == #"{"user_id":"cli-user","user_info":{"name":"CLI"}}"#)
+        }
+    }
+
+    @Test("--auth-endpoint with --auth-header authorizes a private channel over HTTP")
+    func privateWithAuthEndpoint() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + [
+                    "--auth-endpoint", server.authEndpoint.absoluteString, "--auth-header", "Authorization: Bearer token-1",
+                    "--channel", "private-orders", "--count", "1",
+                ]
+            )
+            await server.waitForSubscribers(of: "private-orders")
+            await server.trigger(channel: "private-orders", event: "created", data: "order-9")
+            let status = await cli.exitStatus()
+            #expect(status == 0, "stderr: \(cli.standardError) stdout: \(cli.standardOutputLines)")
+            #expect(cli.standardOutputLines == [#"{"channel":"private-orders","event":"created","data":"order-9"}"#])
+            let requests = await server.snapshot.authRequests
+            #expect(requests.count == 1)
+            #expect(requests.first?.headers["authorization"] == "Bearer token-1")
+            #expect(requests.first?.fields["channel_name"] == "private-orders")
+        }
+    }
+
+    @Test("a private channel without --secret or --auth-endpoint fails that channel; the CLI says why")
+    func privateWithoutAuthorization() async throws {
+        try await FakePusherServer.withRunning { server in
+            let cli = try CLIProcess(self.connectionArguments(server) + ["--channel", "private-orders"])
+            let status = await cli.exitStatus()
+            #expect(status != 0)
+            #expect(cli.standardError.contains("authorizationRequired"))
+        }
+    }
+}
