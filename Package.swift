@@ -37,12 +37,20 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // The system's libsodium for NaCl secretbox (private-encrypted channels): apt libsodium-dev,
+        // brew libsodium. Not available on iOS and tvOS, where encrypted channels are refused.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
         // The client users import: the `PusherClient` actor, its sequences, the WebSocket transport.
         .target(
             name: "PusherChannels",
             dependencies: [
                 "PusherCore",
                 .target(name: "COpenSSLCrypto", condition: .when(platforms: [.linux])),
+                .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

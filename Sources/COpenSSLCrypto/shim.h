@@ -4,4 +4,5 @@
 #define C_OPENSSL_CRYPTO_SHIM_H
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/sha.h>
 #endif

@@ -54,6 +54,10 @@ public actor FakePusherServer {
         /// holding the data (what Pusher does) or, when the data is a JSON object, as the object
         /// itself (what some other servers do).
         public var dataEncoding: DataEncoding
+        /// The app's encryption master key (base64 of 32 bytes). With one, events triggered on
+        /// private-encrypted channels are sealed with the channel's shared secret, and the auth
+        /// endpoint returns `shared_secret`. ``rotateEncryptionMasterKey(_:)`` changes it.
+        public var encryptionMasterKey: String?
 
         public enum DataEncoding: Sendable {
             case string
@@ -67,8 +71,10 @@ public actor FakePusherServer {
             answersPings: Bool = true,
             sendsConnectionEstablished: Bool = true,
             sendsSubscriptionCounts: Bool = false,
-            dataEncoding: DataEncoding = .string
+            dataEncoding: DataEncoding = .string,
+            encryptionMasterKey: String? = nil
         ) {
+            self.encryptionMasterKey = encryptionMasterKey
             self.sendsSubscriptionCounts = sendsSubscriptionCounts
             self.appKey = appKey
             self.appSecret = appSecret
@@ -118,6 +124,10 @@ public actor FakePusherServer {
         public var received: [ReceivedMessage]
         /// The close code the client sent, if it closed the connection with a close frame.
         public var clientCloseCode: Int?
+        /// The user id the connection signed in as (`pusher:signin`), if it did.
+        public var userID: String?
+        /// The signed-in user's watchlist.
+        public var watchlist: [String] = []
     }
 
     /// A copy of the server's state, for ``waitUntil(_:)`` conditions and assertions.
@@ -169,6 +179,9 @@ public actor FakePusherServer {
     /// Presence members per channel: user id → (user info, the connections it is present on).
     private var presence: [String: [String: (info: JSONValue?, connections: Set<Int>)]] = [:]
     private var authEndpointBehavior = AuthEndpointBehavior.sign
+    private var masterKey: String?
+    /// The last event of each cache channel (name, data).
+    private var cache: [String: (event: String, data: String)] = [:]
 
     private init(configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>) {
         self.configuration = configuration
@@ -176,6 +189,26 @@ public actor FakePusherServer {
         self.refusing = refusing
         self.refusedCount = refusedCount
         self.answersPings = configuration.answersPings
+        self.masterKey = configuration.encryptionMasterKey
+    }
+
+    /// The user-auth endpoint this server serves over plain HTTP:
+    /// `http://127.0.0.1:PORT/pusher/user-auth`. It signs `{"id":"user-<socket id>"}`, or the
+    /// `user_id` form field when one is sent.
+    public nonisolated var userAuthEndpoint: URL {
+        URL(string: "http://\(self.host):\(self.port)/pusher/user-auth")!  // host and port are always valid here
+    }
+
+    /// Replaces the encryption master key: from now on, encrypted events are sealed with the new
+    /// channel secrets, and the auth endpoint hands those out (clients holding old secrets must
+    /// reload).
+    public func rotateEncryptionMasterKey(_ masterKey: String) {
+        self.masterKey = masterKey
+    }
+
+    /// The shared secret of `channel` under the current master key (what the auth endpoint returns).
+    public func sharedSecret(for channel: String) -> String? {
+        self.masterKey.flatMap { try? EncryptionMasterKey.sharedSecret(forChannel: channel, masterKey: $0) }
     }
 
     /// The auth endpoint this server serves over plain HTTP: `http://127.0.0.1:PORT/pusher/auth`.
@@ -301,6 +334,8 @@ public actor FakePusherServer {
                 var text = ""
                 if let head, head.method == .POST, head.uri.hasPrefix("/pusher/auth") {
                     (status, text) = await self.authorize(head: head, body: String(buffer: body))
+                } else if let head, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
+                    (status, text) = await self.authenticateUser(head: head, body: String(buffer: body))
                 }
                 let headers: HTTPHeaders = [
                     "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)", "Connection": "close",
@@ -315,7 +350,8 @@ public actor FakePusherServer {
         }
     }
 
-    private func authorize(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
+    /// Records a request to one of the auth endpoints; returns its form fields.
+    private func recordAuthRequest(head: HTTPRequestHead, body: String) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
@@ -325,6 +361,22 @@ public actor FakePusherServer {
         for (name, value) in head.headers { headers[name.lowercased()] = value }
         self.authRequests.append(AuthRequest(method: "\(head.method)", headers: headers, fields: fields, body: body))
         self.changed()
+        return fields
+    }
+
+    private func authenticateUser(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
+        let fields = self.recordAuthRequest(head: head, body: body)
+        if case .respond(let status, let text) = self.authEndpointBehavior { return (HTTPResponseStatus(statusCode: status), text) }
+        guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"] else {
+            return (.forbidden, #"{"error":"cannot sign"}"#)
+        }
+        let userData = #"{"id":"# + JSONWriter.quoted(fields["user_id"] ?? "user-\(socketID)") + "}"
+        let auth = PusherSignature.userAuthentication(key: self.configuration.appKey, secret: secret, socketID: socketID, userData: userData)
+        return (.ok, #"{"auth":"# + JSONWriter.quoted(auth) + #","user_data":"# + JSONWriter.quoted(userData) + "}")
+    }
+
+    private func authorize(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
+        let fields = self.recordAuthRequest(head: head, body: body)
         switch self.authEndpointBehavior {
         case .respond(let status, let text):
             return (HTTPResponseStatus(statusCode: status), text)
@@ -338,6 +390,10 @@ public actor FakePusherServer {
             )
             var text = #"{"auth":"# + JSONWriter.quoted(authorization.auth)
             if let channelData { text += #","channel_data":"# + JSONWriter.quoted(channelData) }
+            if channel.hasPrefix("private-encrypted-") {
+                guard let secret = self.sharedSecret(for: channel) else { return (.forbidden, #"{"error":"no encryption master key"}"#) }
+                text += #","shared_secret":"# + JSONWriter.quoted(secret)
+            }
             return (.ok, text + "}")
         }
     }
@@ -370,7 +426,7 @@ public actor FakePusherServer {
         self.nextConnectionID += 1
         let id = self.nextConnectionID
         let socketID = "\(id).\(100_000 + id * 7_919)"
-        let connection = Connection(id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [], clientCloseCode: nil)
+        let connection = Connection(id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
         self.live[id] = Live(connection: connection, outbox: outbox, channel: channel)
         self.order.append(id)
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
@@ -434,6 +490,8 @@ public actor FakePusherServer {
             }
         case PusherEventName.ping:
             if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
+        case PusherEventName.signIn:
+            self.signIn(id, data: try? message.parsedData())
         default:
             if message.event.hasPrefix("client-") { self.relayClientEvent(message, from: id) }
         }
@@ -444,6 +502,15 @@ public actor FakePusherServer {
         guard let connection = self.live[id]?.connection else { return }
         if connection.subscriptions.contains(channel) {
             self.sendError(message: "Existing subscription to channel \(channel)", code: nil, to: id)
+            return
+        }
+        if channel.hasPrefix("#server-to-user-") {
+            guard let userID = connection.userID, channel == "#server-to-user-\(userID)" else {
+                self.sendError(message: "Not signed in as the user of \(channel)", code: nil, to: id)
+                return
+            }
+            self.live[id]?.connection.subscriptions.insert(channel)
+            self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")), to: id)
             return
         }
         guard let name = try? ChannelName(validating: channel) else {
@@ -486,7 +553,73 @@ public actor FakePusherServer {
         }
         self.live[id]?.connection.subscriptions.insert(channel)
         self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: data)), to: id)
+        if Self.isCacheChannel(channel) {
+            if let last = self.cache[channel] {
+                self.sendText(self.encode(PusherMessage(event: last.event, channel: channel, data: last.data)), to: id)
+            } else {
+                self.sendText(#"{"event":"pusher:cache_miss","channel":"# + JSONWriter.quoted(channel) + "}", to: id)
+            }
+        }
         self.sendSubscriptionCount(of: channel)
+    }
+
+    /// `cache-`, `private-cache-`, `private-encrypted-cache-` and `presence-cache-` channels.
+    static func isCacheChannel(_ channel: String) -> Bool {
+        ["cache-", "private-cache-", "private-encrypted-cache-", "presence-cache-"].contains { channel.hasPrefix($0) }
+    }
+
+    /// `pusher:signin`: checks the signature of `socket_id::user::user_data`, confirms with
+    /// `pusher:signin_success`, and tells watchers that the user is online.
+    private func signIn(_ id: Int, data: JSONValue?) {
+        guard let connection = self.live[id]?.connection else { return }
+        guard let secret = self.configuration.appSecret else {
+            self.sendError(message: "this fake server has no app secret to check sign-ins", code: nil, to: id)
+            return
+        }
+        guard let auth = data?["auth"]?.stringValue, let userData = data?["user_data"]?.stringValue else {
+            self.sendError(message: "Invalid sign-in: auth and user_data are required", code: nil, to: id)
+            return
+        }
+        let expected = PusherSignature.userAuthentication(key: self.configuration.appKey, secret: secret, socketID: connection.socketID, userData: userData)
+        guard auth == expected else {
+            self.sendError(message: "Invalid signature: Expected HMAC SHA256 hex digest of \(connection.socketID)::user::\(userData)", code: nil, to: id)
+            return
+        }
+        guard let user = try? JSONValue(parsing: userData), let userID = user["id"]?.stringValue, !userID.isEmpty else {
+            self.sendError(message: "Invalid user_data: a string id is required", code: nil, to: id)
+            return
+        }
+        let wasOnline = self.onlineUsers.contains(userID)
+        let watchlist: [String] = {
+            guard case .array(let ids)? = user["watchlist"] else { return [] }
+            return ids.compactMap(\.idValue)
+        }()
+        self.live[id]?.connection.userID = userID
+        self.live[id]?.connection.watchlist = watchlist
+        self.sendText(self.encode(PusherMessage(event: PusherEventName.signInSuccess, data: #"{"user_data":"# + JSONWriter.quoted(userData) + "}")), to: id)
+        let online = watchlist.filter { self.onlineUsers.contains($0) && $0 != userID }
+        if !online.isEmpty { self.sendWatchlist(status: "online", userIDs: online, to: [id]) }
+        if !wasOnline { self.notifyWatchers(of: userID, status: "online") }
+    }
+
+    /// Users signed in on at least one open connection.
+    private var onlineUsers: Set<String> {
+        Set(self.live.values.filter(\.connection.isOpen).compactMap(\.connection.userID))
+    }
+
+    private func notifyWatchers(of userID: String, status: String) {
+        let watchers = self.order.filter {
+            guard let connection = self.live[$0]?.connection else { return false }
+            return connection.isOpen && connection.userID != userID && connection.watchlist.contains(userID)
+        }
+        self.sendWatchlist(status: status, userIDs: [userID], to: watchers)
+    }
+
+    private func sendWatchlist(status: String, userIDs: [String], to connections: [Int]) {
+        let ids = userIDs.map(JSONWriter.quoted).joined(separator: ",")
+        let data = #"{"events":[{"name":"\#(status)","user_ids":[\#(ids)]}]}"#
+        let text = self.encode(PusherMessage(event: PusherEventName.watchlistEvents, data: data))
+        for id in connections { self.sendText(text, to: id) }
     }
 
     /// Adds `connection` as `userID` on a presence channel; tells the others if the user is new.
@@ -550,7 +683,9 @@ public actor FakePusherServer {
 
     private func closed(_ id: Int) {
         let channels = self.live[id]?.connection.subscriptions ?? []
+        let userID = self.live[id]?.connection.userID
         self.live[id]?.connection.isOpen = false
+        if let userID, !self.onlineUsers.contains(userID) { self.notifyWatchers(of: userID, status: "offline") }
         self.live[id]?.connection.subscriptions = []
         for channel in channels.sorted() {
             self.leavePresence(channel, connection: id)
@@ -562,8 +697,22 @@ public actor FakePusherServer {
     // MARK: Acting as the server
 
     /// Sends an event to every open connection subscribed to `channel`. Returns how many got it.
+    ///
+    /// On private-encrypted channels `data` is sealed with the channel's shared secret first, as the
+    /// official server libraries do (with ``Configuration/encryptionMasterKey``; without one it is
+    /// sent as given). On cache
+    /// channels the event is kept as the channel's last event.
     @discardableResult
     public func trigger(channel: String, event: String, data: String, userID: String? = nil) -> Int {
+        var data = data
+        // Without a master key (or libsodium) the data goes out as given, which clients report as
+        // a malformed payload.
+        if channel.hasPrefix("private-encrypted-"), let secret = self.sharedSecret(for: channel),
+            let key = Data(base64Encoded: secret), let sealed = EncryptedPayload.seal(data, key: Array(key))
+        {
+            data = sealed
+        }
+        if Self.isCacheChannel(channel) { self.cache[channel] = (event, data) }
         let targets = self.subscribers(of: channel)
         guard !targets.isEmpty else { return 0 }
         let text = self.encode(PusherMessage(event: event, channel: channel, data: data, userID: userID))
@@ -581,6 +730,13 @@ public actor FakePusherServer {
         output += #","data":"# + data
         if let userID = message.userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
         return output + "}"
+    }
+
+    /// Sends an event to the user `userID` (Pusher's "send to user"), on `#server-to-user-{userID}`.
+    /// Returns how many connections got it.
+    @discardableResult
+    public func sendToUser(_ userID: String, event: String, data: String) -> Int {
+        self.trigger(channel: "#server-to-user-\(userID)", event: event, data: data)
     }
 
     /// Sends a raw text frame, to one connection or (with `nil`) to every open one.

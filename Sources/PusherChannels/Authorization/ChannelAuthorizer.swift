@@ -28,11 +28,15 @@ public struct ChannelAuthorizer: Sendable {
     /// app's channels): no HTTP round trip. Never use it in an app that runs on users' devices: the
     /// secret would ship with it. There, authorize through your backend with ``init(_:)``.
     ///
-    /// - Parameter presenceMember: Who the client is on a presence channel; required to subscribe to
-    ///   presence channels.
+    /// - Parameters:
+    ///   - masterKey: The app's encryption master key (base64 of 32 bytes); required to subscribe
+    ///     to private-encrypted channels, whose shared secret is derived from it.
+    ///   - presenceMember: Who the client is on a presence channel; required to subscribe to
+    ///     presence channels.
     public static func signing(
         key: String,
         secret: String,
+        masterKey: String? = nil,
         presenceMember: (@Sendable (_ channel: String) async throws -> PresenceMember)? = nil
     ) -> ChannelAuthorizer {
         ChannelAuthorizer { socketID, channel in
@@ -43,7 +47,20 @@ public struct ChannelAuthorizer: Sendable {
                 }
                 channelData = try await presenceMember(channel).channelData
             }
-            return PusherSignature.channelAuthorization(key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
+            var authorization = PusherSignature.channelAuthorization(
+                key: key,
+                secret: secret,
+                socketID: socketID,
+                channel: channel,
+                channelData: channelData
+            )
+            if channel.hasPrefix("private-encrypted-") {
+                guard let masterKey else {
+                    throw PusherError(.authorizationFailed, "private-encrypted channels need the encryption master key to sign", channel: channel)
+                }
+                authorization.sharedSecret = try EncryptionMasterKey.sharedSecret(forChannel: channel, masterKey: masterKey)
+            }
+            return authorization
         }
     }
 }

@@ -33,32 +33,47 @@ extension PusherClient {
     /// injected clock, and hands the answer to the subscription state machine.
     nonisolated func runAuthorization(channel: String, socketID: String) async {
         guard let authorizer = self.options.authorizer else { return }
+        await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
+            try await authorizer.authorize(socketID, channel)
+        } completion: { result in
+            await self.authorizationCompleted(channel: channel, socketID: socketID, result: result)
+        }
+    }
+
+    /// Runs `body` against the authorization timeout on the injected clock and hands its result (a
+    /// thrown error or the timeout as a `PusherError` with `code`) to `completion`, unless the
+    /// task is cancelled.
+    nonisolated func timed<Value: Sendable>(
+        code: PusherError.Code,
+        what: String,
+        channel: String?,
+        _ body: @escaping @Sendable () async throws -> Value,
+        completion: (Result<Value, PusherError>) async -> Void
+    ) async {
         let timeout = self.options.authorizationTimeout
-        await withTaskGroup(of: Result<ChannelAuthorization, PusherError>?.self) { group in
+        await withTaskGroup(of: Result<Value, PusherError>?.self) { group in
             group.addTask {
                 do {
-                    return .success(try await authorizer.authorize(socketID, channel))
+                    return .success(try await body())
                 } catch let error as PusherError {
                     return .failure(error)
                 } catch {
-                    return .failure(PusherError(.authorizationFailed, "the authorizer failed: \(error)", channel: channel, cause: error))
+                    return .failure(PusherError(code, "\(what) failed: \(error)", channel: channel, cause: error))
                 }
             }
             group.addTask {
                 do {
                     try await self.clock.sleep(for: timeout)
-                    return .failure(PusherError(.authorizationFailed, "the authorizer did not answer within \(timeout)", channel: channel))
+                    return .failure(PusherError(code, "\(what) did not answer within \(timeout)", channel: channel))
                 } catch {
                     return nil
                 }
             }
-            var outcome: Result<ChannelAuthorization, PusherError>?
+            var outcome: Result<Value, PusherError>?
             while outcome == nil, let next = await group.next() { outcome = next }
-            // Reported before the timeout is cancelled: once this authorization's timer is gone
-            // from the clock, its result has been handled.
-            if let outcome, !Task.isCancelled {
-                await self.authorizationCompleted(channel: channel, socketID: socketID, result: outcome)
-            }
+            // Reported before the timeout is cancelled: once this timer is gone from the clock, its
+            // result has been handled.
+            if let outcome, !Task.isCancelled { await completion(outcome) }
             group.cancelAll()
         }
     }
@@ -68,6 +83,21 @@ extension PusherClient {
         case .success(let authorization) where channel.hasPrefix("presence-") && authorization.channelData == nil:
             let error = PusherError(.authorizationFailed, "the authorization of a presence channel has no channel_data", channel: channel)
             self.perform(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error))
+        case .success(let authorization) where channel.hasPrefix("private-encrypted-"):
+            guard let key = authorization.sharedSecret.flatMap(EncryptedPayload.key(fromSharedSecret:)) else {
+                let problem = authorization.sharedSecret == nil ? "has no shared_secret" : "has a shared_secret that is not base64 of 32 bytes"
+                let error = PusherError(.authorizationFailed, "the authorization of an encrypted channel \(problem)", channel: channel)
+                self.perform(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error))
+                return
+            }
+            let action = self.subscriptions.authorizationSucceeded(
+                channel,
+                socketID: socketID,
+                authorization: authorization.auth,
+                channelData: authorization.channelData
+            )
+            if case .subscribe = action { self.perform(self.decryption.subscribed(channel, key: key)) }
+            self.perform(action)
         case .success(let authorization):
             self.perform(
                 self.subscriptions.authorizationSucceeded(

@@ -164,9 +164,22 @@ extension PusherClient {
             self.log(.trace, "dropping event without channel", ["pusher.event": "\(message.event)"])
             return
         }
+        if channel.utf8.first == UInt8(ascii: "#") {
+            self.deliverToUser(message)
+            return
+        }
         // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
-        guard let listeners = self.channelListeners[channel] else { return }
-        let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
+        guard self.channelListeners[channel] != nil else { return }
+        if channel.hasPrefix("private-encrypted-") && !message.event.hasPrefix("pusher") {
+            self.encryptedEventReceived(message)
+            return
+        }
+        self.deliver(ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID))
+    }
+
+    /// Yields `event` to the consumers of its channel and to every all-events consumer.
+    func deliver(_ event: ChannelEvent) {
+        guard let listeners = self.channelListeners[event.channel] else { return }
         var removed: [Int] = []
         for listener in listeners where listener.eventName == nil || listener.eventName == event.name {
             if !self.yield(event, to: listener) { removed.append(listener.id) }
@@ -178,7 +191,7 @@ extension PusherClient {
     }
 
     /// Yields to one consumer; returns false when the consumer is gone (or was just failed).
-    private func yield(_ event: ChannelEvent, to listener: EventListener) -> Bool {
+    func yield(_ event: ChannelEvent, to listener: EventListener) -> Bool {
         Self.yield(event, to: listener.continuation, failsWhenFull: listener.failsWhenFull, channel: event.channel)
     }
 
@@ -230,6 +243,7 @@ extension PusherClient {
             let error = Self.serverError(from: message)
             self.report(error)
             self.failPendingSubscription(matching: error)
+            self.perform(self.signInMachine.serverError(error))
         case PusherEventName.subscriptionSucceeded:
             guard let channel = message.channel else { return }
             let action = self.subscriptions.subscriptionSucceeded(channel)
@@ -243,6 +257,10 @@ extension PusherClient {
             error.code = .subscriptionFailed
             error.channel = channel
             for action in self.subscriptions.subscriptionFailed(channel, error: error) { self.perform(action) }
+        case PusherEventName.signInSuccess:
+            self.signInSucceeded(message)
+        case PusherEventName.watchlistEvents:
+            self.watchlistReceived(message)
         case PusherEventName.subscriptionCount:
             guard let channel = message.channel, self.channelListeners[channel] != nil else { return }
             guard let count = (try? message.parsedData())?["subscription_count"]?.intValue else {

@@ -75,6 +75,12 @@ public actor PusherClient: Service {
     var presenceChannelData: [String: String] = [:]
     /// Client events waiting for their channel's subscription, per channel, in order.
     var waitingClientEvents: [String: [String]] = [:]
+    /// The keys of subscribed private-encrypted channels and their reloads.
+    var decryption = DecryptionStateMachine()
+    /// User sign-in across connections.
+    var signInMachine = SignInStateMachine()
+    /// Consumers of the signed-in user's events.
+    var userListeners: [EventListener] = []
     /// Authorizations passed with a subscription, per channel, until used for their socket id.
     var providedAuthorizations: [String: ProvidedAuthorization] = [:]
     /// Client events ready to go, in order, paced by `clientEventLimiter`.
@@ -259,6 +265,10 @@ public actor PusherClient: Service {
                     group.addTask { await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation) }
                 case .authorize(let channel, let socketID):
                     group.addTask { await self.runAuthorization(channel: channel, socketID: socketID) }
+                case .reloadKey(let channel, let socketID):
+                    group.addTask { await self.runKeyReload(channel: channel, socketID: socketID) }
+                case .authenticateUser(let socketID):
+                    group.addTask { await self.runUserAuthentication(socketID: socketID) }
                 case .removeListener(let id):
                     self.removeListener(id)
                 case .shutdown:
@@ -303,6 +313,8 @@ public actor PusherClient: Service {
             for listener in listeners { listener.continuation.finish() }
         }
         for listener in self.allEventListeners { listener.continuation.finish() }
+        for listener in self.userListeners { listener.continuation.finish() }
+        self.userListeners = []
         for listeners in self.presenceListeners.values {
             for listener in listeners { listener.continuation.finish() }
         }
@@ -352,10 +364,14 @@ public actor PusherClient: Service {
             case .publishState(let state):
                 self.publish(state)
             case .connectionReady(let socketID):
+                self.perform(self.signInMachine.connected(socketID: socketID))
                 for action in self.subscriptions.connected(socketID: socketID) { self.perform(action) }
             case .connectionLost:
                 self.subscriptions.disconnected()
                 self.rosters = [:]
+                // Keys live only as long as their subscription.
+                self.perform(self.decryption.removeAll())
+                self.perform(self.signInMachine.disconnected())
                 // Each was signed for the socket that is gone.
                 self.providedAuthorizations = [:]
             case .finished:
@@ -377,6 +393,7 @@ public actor PusherClient: Service {
         case .unsubscribe(let channel):
             self.log(.debug, "unsubscribing", ["pusher.channel": "\(channel)"])
             self.dropClientEvents(of: channel, reason: "the channel was unsubscribed")
+            self.perform(self.decryption.removed(channel))
             self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel))
         case .succeeded(let channel, let isResubscription):
             self.log(.debug, "subscribed", ["pusher.channel": "\(channel)", "pusher.resubscription": "\(isResubscription)"])
@@ -393,6 +410,7 @@ public actor PusherClient: Service {
                 listener.continuation.finish(throwing: error)
             }
             self.rosters[channel] = nil
+            self.perform(self.decryption.removed(channel))
             self.consumersChanged(on: channel)
             self.notifySubscription(.failed(channel: channel, error: error))
             self.dropClientEvents(of: channel, reason: "the subscription failed")
@@ -400,7 +418,7 @@ public actor PusherClient: Service {
         }
     }
 
-    private func sendOnReadyConnection(_ text: String) {
+    func sendOnReadyConnection(_ text: String) {
         guard let generation = self.connection.readyGeneration else { return }
         self.connections[generation]?.outbox.yield(.text(text))
     }
@@ -436,7 +454,16 @@ public actor PusherClient: Service {
     func subscribableChannel(_ name: String, provided: ProvidedAuthorization? = nil) throws(PusherError) -> ChannelName {
         let channel = try ChannelName(validating: name)
         if channel.kind == .privateEncrypted {
-            throw PusherError(.subscriptionFailed, "private-encrypted channels are not supported yet", channel: name)
+            guard SecretBox.isAvailable else {
+                throw PusherError(.encryptionUnavailable, "private-encrypted channels need libsodium, which this build lacks", channel: name)
+            }
+            if provided != nil {
+                throw PusherError(
+                    .invalidConfiguration,
+                    "private-encrypted channels take no provided authorization: their key must be reloadable through the authorizer",
+                    channel: name
+                )
+            }
         }
         if provided != nil {
             guard channel.kind == .private || channel.kind == .presence else {
@@ -469,6 +496,7 @@ public actor PusherClient: Service {
     enum ListenerScope: Sendable {
         case channel(String, eventName: String?)
         case all
+        case user(eventName: String?)
     }
 
     func addListener(
@@ -494,13 +522,20 @@ public actor PusherClient: Service {
         continuation.onTermination = { _ in commands.yield(.removeListener(id)) }
         let listener = EventListener(
             id: id,
-            eventName: { if case .channel(_, let eventName) = scope { eventName } else { nil } }(),
+            eventName: {
+                switch scope {
+                case .channel(_, let eventName), .user(let eventName): eventName
+                case .all: nil
+                }
+            }(),
             failsWhenFull: buffering.whenFull == .fail,
             continuation: continuation
         )
         if let channelName {
             self.channelListeners[channelName.rawValue, default: []].append(listener)
             self.consumerRegistered(id, on: channelName)
+        } else if case .user = scope {
+            self.userListeners.append(listener)
         } else {
             self.allEventListeners.append(listener)
         }
@@ -523,6 +558,8 @@ public actor PusherClient: Service {
             self.consumersChanged(on: channel)
         } else if let index = self.allEventListeners.firstIndex(where: { $0.id == id }) {
             self.allEventListeners.remove(at: index).continuation.finish()
+        } else if let index = self.userListeners.firstIndex(where: { $0.id == id }) {
+            self.userListeners.remove(at: index).continuation.finish()
         }
     }
 

@@ -29,7 +29,10 @@ public struct PusherClientOptions: Sendable {
     /// Authorizes private and presence channels. Without one, subscribing to them fails with
     /// `authorizationRequired`.
     public var authorizer: ChannelAuthorizer?
-    /// How long the authorizer may take before the subscription fails. Default 10 s.
+    /// Authenticates the user for ``PusherClient/signIn()``.
+    public var userAuthenticator: UserAuthenticator?
+    /// How long the authorizer (and the user authenticator) may take before the subscription (or
+    /// sign-in) fails. Default 10 s.
     public var authorizationTimeout: Duration
     /// Client events sent per second at most; more wait their turn (Pusher rejects more than 10 per
     /// second with error 4301). Default 10.
@@ -62,6 +65,7 @@ public struct PusherClientOptions: Sendable {
         self.buffering = .default
         self.tlsConfiguration = nil
         self.authorizer = nil
+        self.userAuthenticator = nil
         self.clientEventRateLimit = 10
         self.clientEventQueueLimit = 100
         self.authorizationTimeout = .seconds(10)

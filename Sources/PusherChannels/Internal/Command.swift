@@ -6,6 +6,8 @@ enum Command: Sendable {
     case startConnection(generation: Int, url: String, ConnectionHandle)
     case startReconnectTimer(generation: Int, delay: Duration, cancellation: OneShotSignal)
     case authorize(channel: String, socketID: String)
+    case reloadKey(channel: String, socketID: String)
+    case authenticateUser(socketID: String)
     case removeListener(Int)
     case shutdown
     case finish

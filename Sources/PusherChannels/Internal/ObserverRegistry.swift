@@ -10,51 +10,79 @@ import PusherCore
 /// guards the sets. Continuations are yielded to and finished outside the lock, because finishing
 /// one runs its termination handler, which comes back here to remove it.
 final class ObserverRegistry: Sendable {
-    private struct Observer<Element: Sendable>: Sendable {
-        var channel: String?
-        var continuation: AsyncStream<Element>.Continuation
+    /// One registered consumer, by kind; `channel` narrows the ones that take one.
+    private enum Observer: Sendable {
+        case state(AsyncStream<ConnectionState>.Continuation)
+        case error(AsyncStream<PusherError>.Continuation)
+        case subscription(channel: String?, AsyncStream<SubscriptionEvent>.Continuation)
+        case count(channel: String, AsyncStream<Int>.Continuation)
+        case decryption(channel: String?, AsyncStream<DecryptionFailure>.Continuation)
+        case watchlist(AsyncStream<WatchlistEvent>.Continuation)
+        case user(AsyncStream<UserState>.Continuation)
+
+        func finish() {
+            switch self {
+            case .state(let continuation): continuation.finish()
+            case .error(let continuation): continuation.finish()
+            case .subscription(_, let continuation): continuation.finish()
+            case .count(_, let continuation): continuation.finish()
+            case .decryption(_, let continuation): continuation.finish()
+            case .watchlist(let continuation): continuation.finish()
+            case .user(let continuation): continuation.finish()
+            }
+        }
     }
 
     private struct State: Sendable {
         var current: ConnectionState = .initialized
+        var user: UserState = .signedOut
         var isFinished = false
         var nextID = 0
-        var states: [Int: Observer<ConnectionState>] = [:]
-        var errors: [Int: Observer<PusherError>] = [:]
-        var subscriptions: [Int: Observer<SubscriptionEvent>] = [:]
-        var counts: [Int: Observer<Int>] = [:]
+        var observers: [Int: Observer] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
 
     func observeStates() -> (AsyncStream<ConnectionState>, ListenerToken) {
-        self.observe(\.states, limit: 64) { $0.current }
+        self.observe(limit: 64, Observer.state) { $0.current }
     }
 
     func observeErrors() -> (AsyncStream<PusherError>, ListenerToken) {
-        self.observe(\.errors, limit: 1024)
+        self.observe(limit: 1024, Observer.error)
     }
 
     func observeSubscriptions(channel: String?) -> (AsyncStream<SubscriptionEvent>, ListenerToken) {
-        self.observe(\.subscriptions, channel: channel, limit: 1024)
+        self.observe(limit: 1024) { Observer.subscription(channel: channel, $0) }
     }
 
     func observeSubscriptionCounts(channel: String) -> (AsyncStream<Int>, ListenerToken) {
-        self.observe(\.counts, channel: channel, limit: 64)
+        self.observe(limit: 64) { Observer.count(channel: channel, $0) }
     }
 
-    /// Registers a new observer in `observers` (unless the client has finished), keeping the newest
-    /// `limit` elements; `first` gives an element to yield at once (the current state).
+    func observeDecryptionFailures(channel: String?) -> (AsyncStream<DecryptionFailure>, ListenerToken) {
+        self.observe(limit: 1024) { Observer.decryption(channel: channel, $0) }
+    }
+
+    func observeWatchlist() -> (AsyncStream<WatchlistEvent>, ListenerToken) {
+        self.observe(limit: 1024, Observer.watchlist)
+    }
+
+    func observeUser() -> (AsyncStream<UserState>, ListenerToken) {
+        self.observe(limit: 64, Observer.user) { $0.user }
+    }
+
+    /// Registers a new observer (unless the client has finished), keeping the newest `limit`
+    /// elements; `first` gives an element to yield at once (the current state).
     private func observe<Element: Sendable>(
-        _ observers: WritableKeyPath<State, [Int: Observer<Element>]>,
-        channel: String? = nil,
         limit: Int,
+        _ makeObserver: (AsyncStream<Element>.Continuation) -> Observer,
         first: ((State) -> Element)? = nil
     ) -> (AsyncStream<Element>, ListenerToken) {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(limit))
+        let observer = makeObserver(continuation)
         let (id, initial, isFinished) = self.state.withLockedValue { state -> (Int, Element?, Bool) in
             state.nextID += 1
-            if !state.isFinished { state[keyPath: observers][state.nextID] = Observer(channel: channel, continuation: continuation) }
+            if !state.isFinished { state.observers[state.nextID] = observer }
             return (state.nextID, first?(state), state.isFinished)
         }
         if let initial { continuation.yield(initial) }
@@ -66,9 +94,14 @@ final class ObserverRegistry: Sendable {
         return (stream, ListenerToken { [weak self] in self?.remove(id) })
     }
 
+    /// The observers `select` picks, read under the lock and yielded to outside it.
+    private func targets<Element>(_ select: (Observer) -> AsyncStream<Element>.Continuation?) -> [AsyncStream<Element>.Continuation] {
+        self.state.withLockedValue { state in state.observers.values.compactMap(select) }
+    }
+
     func notifyCount(_ count: Int, channel: String) {
-        let targets = self.state.withLockedValue { state in
-            state.counts.values.filter { $0.channel == channel }.map(\.continuation)
+        let targets = self.targets { observer -> AsyncStream<Int>.Continuation? in
+            if case .count(channel, let continuation) = observer { continuation } else { nil }
         }
         for continuation in targets { continuation.yield(count) }
     }
@@ -76,52 +109,61 @@ final class ObserverRegistry: Sendable {
     func publish(_ connectionState: ConnectionState) {
         let targets = self.state.withLockedValue { state in
             state.current = connectionState
-            return state.states.values.map(\.continuation)
+            return state.observers.values.compactMap { if case .state(let continuation) = $0 { continuation } else { nil } }
         }
         for continuation in targets { continuation.yield(connectionState) }
     }
 
+    func publish(_ userState: UserState) {
+        let targets = self.state.withLockedValue { state in
+            state.user = userState
+            return state.observers.values.compactMap { if case .user(let continuation) = $0 { continuation } else { nil } }
+        }
+        for continuation in targets { continuation.yield(userState) }
+    }
+
     func report(_ error: PusherError) {
-        let targets = self.state.withLockedValue { $0.errors.values.map(\.continuation) }
+        let targets = self.targets { observer -> AsyncStream<PusherError>.Continuation? in
+            if case .error(let continuation) = observer { continuation } else { nil }
+        }
         for continuation in targets { continuation.yield(error) }
     }
 
+    func report(_ failure: DecryptionFailure) {
+        let targets = self.targets { observer -> AsyncStream<DecryptionFailure>.Continuation? in
+            guard case .decryption(let channel, let continuation) = observer, channel == nil || channel == failure.channel else { return nil }
+            return continuation
+        }
+        for continuation in targets { continuation.yield(failure) }
+    }
+
+    func notify(_ event: WatchlistEvent) {
+        let targets = self.targets { observer -> AsyncStream<WatchlistEvent>.Continuation? in
+            if case .watchlist(let continuation) = observer { continuation } else { nil }
+        }
+        for continuation in targets { continuation.yield(event) }
+    }
+
     func notify(_ event: SubscriptionEvent) {
-        let targets = self.state.withLockedValue { state in
-            state.subscriptions.values.filter { $0.channel == nil || $0.channel == event.channel }.map(\.continuation)
+        let targets = self.targets { observer -> AsyncStream<SubscriptionEvent>.Continuation? in
+            guard case .subscription(let channel, let continuation) = observer, channel == nil || channel == event.channel else { return nil }
+            return continuation
         }
         for continuation in targets { continuation.yield(event) }
     }
 
     private func remove(_ id: Int) {
-        let removed = self.state.withLockedValue { state in
-            (state.states.removeValue(forKey: id)?.continuation, state.errors.removeValue(forKey: id)?.continuation,
-             state.subscriptions.removeValue(forKey: id)?.continuation, state.counts.removeValue(forKey: id)?.continuation)
-        }
-        removed.0?.finish()
-        removed.1?.finish()
-        removed.2?.finish()
-        removed.3?.finish()
+        let removed = self.state.withLockedValue { $0.observers.removeValue(forKey: id) }
+        removed?.finish()
     }
 
     /// Finishes every sequence; later registrations get finished sequences.
     func finishAll() {
-        let (states, errors, subscriptions, counts) = self.state.withLockedValue { state in
+        let observers = self.state.withLockedValue { state in
             state.isFinished = true
-            defer {
-                state.states = [:]
-                state.errors = [:]
-                state.subscriptions = [:]
-                state.counts = [:]
-            }
-            return (
-                state.states.values.map(\.continuation), state.errors.values.map(\.continuation),
-                state.subscriptions.values.map(\.continuation), state.counts.values.map(\.continuation)
-            )
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
         }
-        for continuation in states { continuation.finish() }
-        for continuation in errors { continuation.finish() }
-        for continuation in subscriptions { continuation.finish() }
-        for continuation in counts { continuation.finish() }
+        for observer in observers { observer.finish() }
     }
 }

@@ -11,7 +11,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
             case connectionClosed, transportFailed, handshakeTimeout, pongTimeout
             case reconnectAttemptsExhausted, serverError, malformedMessage, invalidChannelName
             case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired, authorizationFailed
-            case alreadyRunning, invalidConfiguration, clientEventRejected
+            case alreadyRunning, invalidConfiguration, clientEventRejected, signInFailed, encryptionUnavailable
         }
         private let base: Base
 
@@ -45,9 +45,16 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A client event cannot be sent: its name lacks `client-`, its channel is not a private or
         /// presence channel with a consumer, or too many wait for the subscription.
         public static let clientEventRejected = Code(base: .clientEventRejected)
+        /// User sign-in failed: the user authenticator threw, timed out or answered something unusable,
+        /// or the server's `pusher:signin_success` named no user id. Sign-in is tried again after the
+        /// next reconnect.
+        public static let signInFailed = Code(base: .signInFailed)
+        /// This build cannot open private-encrypted channels (libsodium was not available).
+        public static let encryptionUnavailable = Code(base: .encryptionUnavailable)
         /// `run()` was called on a client that is already running or has finished.
         public static let alreadyRunning = Code(base: .alreadyRunning)
-        /// The client options cannot form a valid connection URL.
+        /// The client options cannot form a valid connection URL, or an argument is not accepted
+        /// (such as a provided authorization for a channel that cannot take one).
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
 
         public var description: String { self.base.rawValue }

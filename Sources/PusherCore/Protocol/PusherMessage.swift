@@ -125,6 +125,10 @@ public enum PusherEventName {
     public static let subscriptionCount = "pusher_internal:subscription_count"
     public static let memberAdded = "pusher_internal:member_added"
     public static let memberRemoved = "pusher_internal:member_removed"
+    public static let signIn = "pusher:signin"
+    public static let signInSuccess = "pusher:signin_success"
+    public static let watchlistEvents = "pusher_internal:watchlist_events"
+    public static let cacheMiss = "pusher:cache_miss"
     public static let internalPrefix = "pusher_internal:"
     public static let protocolPrefix = "pusher:"
 }
@@ -148,6 +152,15 @@ public enum OutboundMessage {
         }
         output += "}}"
         return output
+    }
+
+    /// `pusher:signin` with the exact `user_data` string that was signed.
+    public static func signIn(auth: String, userData: String) -> String {
+        var output = #"{"event":"pusher:signin","data":{"auth":"#
+        JSONWriter.appendQuoted(auth, to: &output)
+        output += #","user_data":"#
+        JSONWriter.appendQuoted(userData, to: &output)
+        return output + "}}"
     }
 
     public static func unsubscribe(channel: String) -> String {

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(COpenSSLCrypto)
+import COpenSSLCrypto
+#elseif canImport(CryptoKit)
+import CryptoKit
+#endif
+#if canImport(CSodium)
+import CSodium
+#endif
+import Foundation
+
+/// SHA-256 from the system's libcrypto on Linux and CryptoKit on Apple platforms.
+enum SHA256Digest {
+    static func hash(_ bytes: [UInt8]) -> [UInt8] {
+        #if canImport(COpenSSLCrypto)
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                // SHA256 returns its output pointer; it cannot fail for valid buffers.
+                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        return digest
+        #elseif canImport(CryptoKit)
+        return Array(SHA256.hash(data: Data(bytes)))
+        #else
+        #error("SHA-256 needs libcrypto (Linux) or CryptoKit (Apple platforms)")
+        #endif
+    }
+}
+
+/// NaCl secretbox (XSalsa20-Poly1305), from the system's libsodium.
+package enum SecretBox {
+    package static let keyLength = 32
+    package static let nonceLength = 24
+    package static let macLength = 16
+
+    /// Whether this build can open encrypted channels (libsodium was available to link).
+    package static var isAvailable: Bool {
+        #if canImport(CSodium)
+        return Self.initialized
+        #else
+        return false
+        #endif
+    }
+
+    #if canImport(CSodium)
+    /// `sodium_init` is thread-safe and idempotent; it fails only when the system has no entropy
+    /// source, which opening a box does not need, but sealing (random nonces) does.
+    private static let initialized: Bool = sodium_init() >= 0
+    #endif
+
+    /// The plaintext, or nil when the ciphertext was not sealed with `key` and `nonce` (or was altered).
+    package static func open(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8]? {
+        #if canImport(CSodium)
+        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else { return nil }
+        // At least one byte, so the buffer has an address even for an empty plaintext.
+        var plaintext = [UInt8](repeating: 0, count: max(1, ciphertext.count - macLength))
+        let result = plaintext.withUnsafeMutableBufferPointer { output in
+            crypto_secretbox_open_easy(output.baseAddress, ciphertext, UInt64(ciphertext.count), nonce, key)
+        }
+        return result == 0 ? Array(plaintext.prefix(ciphertext.count - macLength)) : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// Seals `plaintext`; nil when libsodium is not available or the key or nonce have the wrong size.
+    package static func seal(_ plaintext: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8]? {
+        #if canImport(CSodium)
+        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength else { return nil }
+        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + macLength)
+        let result = ciphertext.withUnsafeMutableBufferPointer { output in
+            // `ciphertext` holds at least the 16-byte MAC, so it has an address.
+            crypto_secretbox_easy(output.baseAddress!, plaintext, UInt64(plaintext.count), nonce, key)
+        }
+        return result == 0 ? ciphertext : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// A random nonce, from libsodium's generator (the system's CSPRNG).
+    package static func randomNonce() -> [UInt8] {
+        var nonce = [UInt8](repeating: 0, count: nonceLength)
+        #if canImport(CSodium)
+        // 24 bytes, so the buffer has an address.
+        nonce.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        #else
+        for index in nonce.indices { nonce[index] = UInt8.random(in: .min ... .max) }
+        #endif
+        return nonce
+    }
+}
+
+/// The shared secrets of private-encrypted channels, as the official server libraries derive them.
+public enum EncryptionMasterKey {
+    /// The channel's 32-byte key: SHA-256 of the channel name's UTF-8 bytes followed by the 32-byte
+    /// master key, as base64 (the `shared_secret` of an authorization).
+    ///
+    /// - Parameter masterKey: The app's encryption master key, base64 of 32 bytes.
+    /// - Throws: ``PusherError`` `invalidConfiguration` when the master key is not base64 of 32 bytes.
+    public static func sharedSecret(forChannel channel: String, masterKey: String) throws(PusherError) -> String {
+        guard let key = Data(base64Encoded: masterKey), key.count == 32 else {
+            throw PusherError(.invalidConfiguration, "the encryption master key must be base64 of 32 bytes", channel: channel)
+        }
+        return Data(SHA256Digest.hash(Array(channel.utf8) + Array(key))).base64EncodedString()
+    }
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+
+/// An event of a private-encrypted channel that could not be delivered, and why.
+public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
+        /// The payload is not `{"nonce", "ciphertext"}` with valid base64 of the right lengths. No
+        /// reload is tried: a new key cannot help.
+        case malformedPayload
+        /// The channel's key (after one reload) does not open the ciphertext.
+        case cannotDecrypt
+        /// The key reload after a failure did not succeed (authorizer error or timeout).
+        case reloadFailed
+        /// The connection was lost, or the channel unsubscribed, before the event could be opened.
+        case channelGone
+    }
+
+    public var channel: String
+    /// The event's name.
+    public var event: String
+    public var reason: Reason
+    /// Details for people (never the key or the plaintext).
+    public var message: String
+
+    public init(channel: String, event: String, reason: Reason, message: String) {
+        self.channel = channel
+        self.event = event
+        self.reason = reason
+        self.message = message
+    }
+
+    public var description: String { "\(self.reason) on \(self.channel) (\(self.event)): \(self.message)" }
+}
+
+/// Decryption of private-encrypted channels: one key per subscribed channel, one key reload after
+/// a failure, and event order kept while the reload is in flight.
+///
+/// When an event does not open with the channel's key, the machine asks for the key to be reloaded
+/// (through the authorizer) and holds that event and every later event of the channel until the
+/// reload ends; then it tries the held event again with the new key and delivers or reports the
+/// others in order. A failure with a key that has not opened anything since the last reload does
+/// not start another reload (a server with a bad key cannot make the client reload per event);
+/// any successful decryption re-enables it. Malformed payloads are reported without a reload.
+///
+/// Pure: the cipher is passed in as `open`, and the driver performs the ``Action``s.
+public struct DecryptionStateMachine: Sendable {
+    /// What opening one payload with one key gave.
+    public enum Opened: Sendable, Hashable {
+        case plaintext(String)
+        /// The payload is not well formed; `String` says how.
+        case malformed(String)
+        /// The key does not open it.
+        case wrongKey
+    }
+
+    public typealias Open = (_ message: PusherMessage, _ key: [UInt8]) -> Opened
+
+    public enum Action: Sendable, Hashable {
+        case deliver(PusherMessage, plaintext: String)
+        /// Ask the authorizer for `channel` again and report with `reloadSucceeded`/`reloadFailed`.
+        case reload(channel: String)
+        case report(DecryptionFailure)
+    }
+
+    private struct Channel: Sendable {
+        var key: [UInt8]
+        var isReloading = false
+        var mayReload = true
+        /// Held while reloading; the first one is the event that failed.
+        var held: [PusherMessage] = []
+    }
+
+    private var channels: [String: Channel] = [:]
+
+    public init() {}
+
+    /// Whether `channel` has a key.
+    public func hasKey(_ channel: String) -> Bool { self.channels[channel] != nil }
+
+    /// `channel` was (re)subscribed with `key`: it replaces whatever was known.
+    public mutating func subscribed(_ channel: String, key: [UInt8]) -> [Action] {
+        let actions = self.removed(channel)
+        self.channels[channel] = Channel(key: key)
+        return actions
+    }
+
+    /// `channel` was unsubscribed, or its connection was lost: the key is dropped, and held events
+    /// are reported.
+    public mutating func removed(_ channel: String) -> [Action] {
+        guard let state = self.channels.removeValue(forKey: channel) else { return [] }
+        return state.held.map {
+            .report(DecryptionFailure(channel: channel, event: $0.event, reason: .channelGone, message: "the channel's subscription ended while its key was reloading"))
+        }
+    }
+
+    /// Every channel is gone (the connection was lost).
+    public mutating func removeAll() -> [Action] {
+        self.channels.keys.sorted().flatMap { self.removed($0) }
+    }
+
+    /// An encrypted event of `message.channel` arrived.
+    public mutating func received(_ message: PusherMessage, open: Open) -> [Action] {
+        guard let channel = message.channel, var state = self.channels[channel] else {
+            return [
+                .report(
+                    DecryptionFailure(
+                        channel: message.channel ?? "",
+                        event: message.event,
+                        reason: .cannotDecrypt,
+                        message: "no key for this channel (it is not subscribed)"
+                    )
+                )
+            ]
+        }
+        if state.isReloading {
+            state.held.append(message)
+            self.channels[channel] = state
+            return []
+        }
+        var actions: [Action] = []
+        self.process(message, channel: channel, state: &state, actions: &actions, open: open)
+        self.channels[channel] = state
+        return actions
+    }
+
+    /// The reload for `channel` gave `key`.
+    public mutating func reloadSucceeded(_ channel: String, key: [UInt8], open: Open) -> [Action] {
+        guard var state = self.channels[channel], state.isReloading else { return [] }
+        state.key = key
+        state.isReloading = false
+        state.mayReload = false
+        var actions: [Action] = []
+        let held = state.held
+        state.held = []
+        for (index, message) in held.enumerated() {
+            if state.isReloading {
+                state.held.append(contentsOf: held[index...])
+                break
+            }
+            self.process(message, channel: channel, state: &state, actions: &actions, open: open)
+        }
+        self.channels[channel] = state
+        return actions
+    }
+
+    /// The reload for `channel` failed with `message`: the event that needed it is reported, the
+    /// others are tried with the key the channel had.
+    public mutating func reloadFailed(_ channel: String, message: String, open: Open) -> [Action] {
+        guard var state = self.channels[channel], state.isReloading, let first = state.held.first else { return [] }
+        state.isReloading = false
+        state.mayReload = false
+        var actions: [Action] = [
+            .report(DecryptionFailure(channel: channel, event: first.event, reason: .reloadFailed, message: message))
+        ]
+        let rest = state.held.dropFirst()
+        state.held = []
+        for message in rest {
+            self.process(message, channel: channel, state: &state, actions: &actions, open: open)
+        }
+        self.channels[channel] = state
+        return actions
+    }
+
+    private func process(_ message: PusherMessage, channel: String, state: inout Channel, actions: inout [Action], open: Open) {
+        if state.isReloading {
+            state.held.append(message)
+            return
+        }
+        switch open(message, state.key) {
+        case .plaintext(let plaintext):
+            state.mayReload = true
+            actions.append(.deliver(message, plaintext: plaintext))
+        case .malformed(let reason):
+            actions.append(.report(DecryptionFailure(channel: channel, event: message.event, reason: .malformedPayload, message: reason)))
+        case .wrongKey where state.mayReload:
+            state.isReloading = true
+            state.held = [message]
+            actions.append(.reload(channel: channel))
+        case .wrongKey:
+            actions.append(
+                .report(
+                    DecryptionFailure(
+                        channel: channel,
+                        event: message.event,
+                        reason: .cannotDecrypt,
+                        message: "the channel's key does not open the event, and a reload did not help"
+                    )
+                )
+            )
+        }
+    }
+}
