@@ -12,10 +12,13 @@ actor AuthorizerScript {
     private var requestWaiters: [(count: Int, signal: OneShotSignal)] = []
     let key: String
     let secret: String
+    /// Gives encrypted channels the server's current shared secret.
+    let server: FakePusherServer?
 
-    init(key: String, secret: String) {
+    init(key: String, secret: String, server: FakePusherServer? = nil) {
         self.key = key
         self.secret = secret
+        self.server = server
     }
 
     /// Holds request number `index` (1-based) until ``release(_:)``.
@@ -44,7 +47,9 @@ actor AuthorizerScript {
             try Task.checkCancellation()
         }
         if self.failures.contains(index) { throw ScriptError.refused }
-        return PusherSignature.channelAuthorization(key: self.key, secret: self.secret, socketID: socketID, channel: channel)
+        var authorization = PusherSignature.channelAuthorization(key: self.key, secret: self.secret, socketID: socketID, channel: channel)
+        if let server { authorization.sharedSecret = await server.sharedSecret(for: channel) }
+        return authorization
     }
 
     enum ScriptError: Error { case refused }

@@ -37,9 +37,11 @@ public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
 /// When an event does not open with the channel's key, the machine asks for the key to be reloaded
 /// (through the authorizer) and holds that event and every later event of the channel until the
 /// reload ends; then it tries the held event again with the new key and delivers or reports the
-/// others in order. A failure with a key that has not opened anything since the last reload does
-/// not start another reload (a server with a bad key cannot make the client reload per event);
-/// any successful decryption re-enables it. Malformed payloads are reported without a reload.
+/// others in order. When a reloaded key does not open anything, later failures are reported
+/// without reloading again (the authorizer gave its current key; asking again per event would only
+/// flood it) until that key opens an event. A reload that failed (the authorizer threw or timed
+/// out) does not count: the next failure tries again. Malformed payloads are reported without a
+/// reload.
 ///
 /// Pure: the cipher is passed in as `open`, and the driver performs the ``Action``s.
 public struct DecryptionStateMachine: Sendable {
@@ -147,7 +149,8 @@ public struct DecryptionStateMachine: Sendable {
     public mutating func reloadFailed(_ channel: String, message: String, open: Open) -> [Action] {
         guard var state = self.channels[channel], state.isReloading, let first = state.held.first else { return [] }
         state.isReloading = false
-        state.mayReload = false
+        // A failed reload says nothing about the key: the next failure may try again.
+        state.mayReload = true
         var actions: [Action] = [
             .report(DecryptionFailure(channel: channel, event: first.event, reason: .reloadFailed, message: message))
         ]

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+
+import Foundation
+@testable import PusherChannels
+import PusherCore
+import Testing
+
+/// Known answers of the official Pusher server library for Python (pusher 3.3.4, PyNaCl 1.6.2), the
+/// `encrypted_channels`, `encrypted_events` and `encrypted_events_must_fail` entries of
+/// ../shared/vectors/pusher-official.json, copied here so the tests run anywhere; plus the vector of
+/// the protocol reference (§1.15).
+@Suite("Encryption matches the official server library")
+struct EncryptionVectorTests {
+    static let key = "278d425bdf160c739803"
+    static let secret = "7ad3773142a6692b25b8"
+    static let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+    static let foobarSecret = "g3Au6SZ+UCU+IMfFsFva0rq+Gi4tzSHR6WCcWZbS9sY="
+
+    @Test(
+        "shared secrets are SHA-256 of the channel name and the master key",
+        arguments: [
+            ("private-encrypted-foobar", foobarSecret),
+            ("private-encrypted-test", "5sjH9S2/qGAQKjEQMBUG9bIGNd87K7ZV9SHg2rgKilc="),
+        ]
+    )
+    func sharedSecrets(channel: String, expected: String) throws {
+        #expect(try EncryptionMasterKey.sharedSecret(forChannel: channel, masterKey: Self.masterKey) == expected)
+    }
+
+    @Test("in-process signing of an encrypted channel gives the official auth and shared secret")
+    func signingAuthorizer() async throws {
+        let authorizer = ChannelAuthorizer.signing(key: Self.key, secret: Self.secret, masterKey: Self.masterKey)
+        let authorization = try await authorizer.authorize("1234.1234", "private-encrypted-foobar")
+        #expect(authorization.auth == "278d425bdf160c739803:e6a18892d037c5d5e76a2265df4f086ffc38631605530dfd214aa5bff495f533")
+        #expect(authorization.sharedSecret == Self.foobarSecret)
+        #expect(authorization.channelData == nil)
+    }
+
+    @Test("a master key that is not base64 of 32 bytes is a typed error", arguments: ["not base64!", "AAECAw=="])
+    func badMasterKey(masterKey: String) {
+        #expect(throws: PusherError.self) { try EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-x", masterKey: masterKey) }
+    }
+
+    static func message(_ wireData: String) -> PusherMessage {
+        PusherMessage(event: "update", channel: "private-encrypted-foobar", data: wireData)
+    }
+
+    static var foobarKey: [UInt8] { EncryptedPayload.key(fromSharedSecret: foobarSecret)! }
+
+    @Test(
+        "official encrypted events open to their plaintext",
+        arguments: [
+            (
+                #"{"nonce": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYX", "ciphertext": "wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2e"}"#,
+                #"{"message": "hello world"}"#
+            ),
+            (
+                #"{"nonce": "q6urq6urq6urq6urq6urq6urq6urq6ur", "ciphertext": "TUuzQ89hn7vNJ1KuEJLfucQiIeotjGzLl8LtGBllW+aPoOAjyXXEmg=="}"#,
+                "a plain string, not JSON"
+            ),
+        ]
+    )
+    func officialEvents(wireData: String, plaintext: String) {
+        #expect(EncryptedPayload.open(Self.message(wireData), key: Self.foobarKey) == .plaintext(plaintext))
+    }
+
+    @Test("the reference vector (§1.15) opens")
+    func referenceVector() throws {
+        let key = try #require(EncryptedPayload.key(fromSharedSecret: "5sjH9S2/qGAQKjEQMBUG9bIGNd87K7ZV9SHg2rgKilc="))
+        let data = #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"zVLX1IBoz1EM9B1SiwTJwfwphXiEP/V3l2HCRzoXzg7f"}"#
+        #expect(EncryptedPayload.open(PusherMessage(event: "e", channel: "private-encrypted-test", data: data), key: key) == .plaintext(#"{"hello":"world"}"#))
+    }
+
+    @Test("a flipped ciphertext byte does not open (official must-fail entry)")
+    func forgedCiphertext() {
+        let data = #"{"nonce": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYX", "ciphertext": "wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2f"}"#
+        #expect(EncryptedPayload.open(Self.message(data), key: Self.foobarKey) == .wrongKey)
+    }
+
+    @Test(
+        "malformed payloads are told apart from wrong keys",
+        arguments: [
+            "not json",
+            #"{"ciphertext":"AAAA"}"#,
+            #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX"}"#,
+            #"{"nonce":"%%%","ciphertext":"wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2e"}"#,
+            #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"@@@"}"#,
+            #"{"nonce":"AAECAw==","ciphertext":"wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2e"}"#,
+            #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"AAECAwQFBgc="}"#,
+        ]
+    )
+    func malformed(wireData: String) {
+        guard case .malformed = EncryptedPayload.open(Self.message(wireData), key: Self.foobarKey) else {
+            Issue.record("expected a malformed payload for \(wireData)")
+            return
+        }
+    }
+
+    @Test("sealing and opening round-trip; another key does not open")
+    func roundTrip() throws {
+        let sealed = try #require(EncryptedPayload.seal("ünïcödé {\"a\":1}", key: Self.foobarKey))
+        #expect(EncryptedPayload.open(Self.message(sealed), key: Self.foobarKey) == .plaintext("ünïcödé {\"a\":1}"))
+        let other = [UInt8](repeating: 7, count: 32)
+        #expect(EncryptedPayload.open(Self.message(sealed), key: other) == .wrongKey)
+    }
+}
