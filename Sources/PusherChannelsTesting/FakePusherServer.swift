@@ -58,6 +58,9 @@ public actor FakePusherServer {
         /// private-encrypted channels are sealed with the channel's shared secret, and the auth
         /// endpoint returns `shared_secret`. ``rotateEncryptionMasterKey(_:)`` changes it.
         public var encryptionMasterKey: String?
+        /// Whether `pusher:signin` is checked and answered (off lets a test answer by hand with
+        /// ``send(raw:to:)``).
+        public var answersSignIn: Bool
 
         public enum DataEncoding: Sendable {
             case string
@@ -72,8 +75,10 @@ public actor FakePusherServer {
             sendsConnectionEstablished: Bool = true,
             sendsSubscriptionCounts: Bool = false,
             dataEncoding: DataEncoding = .string,
-            encryptionMasterKey: String? = nil
+            encryptionMasterKey: String? = nil,
+            answersSignIn: Bool = true
         ) {
+            self.answersSignIn = answersSignIn
             self.encryptionMasterKey = encryptionMasterKey
             self.sendsSubscriptionCounts = sendsSubscriptionCounts
             self.appKey = appKey
@@ -490,7 +495,7 @@ public actor FakePusherServer {
             }
         case PusherEventName.ping:
             if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
-        case PusherEventName.signIn:
+        case PusherEventName.signIn where self.configuration.answersSignIn:
             self.signIn(id, data: try? message.parsedData())
         default:
             if message.event.hasPrefix("client-") { self.relayClientEvent(message, from: id) }

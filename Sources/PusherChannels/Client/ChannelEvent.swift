@@ -28,6 +28,10 @@ public struct ChannelEvent: Sendable, Hashable {
         self.userID = userID
     }
 
+    /// Whether this is `pusher:cache_miss`: the first event of a cache channel when the server has no
+    /// cached last event, so the app should fetch the initial state itself.
+    public var isCacheMiss: Bool { self.name == PusherEventName.cacheMiss }
+
     /// Decodes ``data`` as JSON into `type`.
     ///
     /// - Throws: ``PusherError`` with code `decodingFailed`, carrying the decoder's error as `cause`.

@@ -125,10 +125,16 @@ public actor PusherClient: Service {
     public var channels: [String] { self.subscriptions.channelNames }
 
     /// How many consumers are iterating events of `channel` now. Useful to check that consumers end
-    /// when expected (a count that only grows is a leak).
+    /// when expected (a count that only grows is a leak). ``userEventsConsumers`` counts the
+    /// consumers of ``userEvents(named:buffering:)``.
     public func consumerCount(on channel: String) -> Int {
-        (self.channelListeners[channel]?.count ?? 0) + (self.presenceListeners[channel]?.count ?? 0)
+        if channel == Self.userEventsConsumers { return self.userListeners.count }
+        return (self.channelListeners[channel]?.count ?? 0) + (self.presenceListeners[channel]?.count ?? 0)
     }
+
+    /// The name ``consumerCount(on:)`` and ``waitForConsumers(on:count:)`` take for the consumers of
+    /// ``userEvents(named:buffering:)`` (not a channel).
+    public static let userEventsConsumers = "#server-to-user"
 
     /// Suspends until exactly `count` consumers iterate events of `channel` (or the task is
     /// cancelled).
@@ -536,6 +542,7 @@ public actor PusherClient: Service {
             self.consumerRegistered(id, on: channelName)
         } else if case .user = scope {
             self.userListeners.append(listener)
+            self.consumersChanged(on: Self.userEventsConsumers)
         } else {
             self.allEventListeners.append(listener)
         }
@@ -560,6 +567,7 @@ public actor PusherClient: Service {
             self.allEventListeners.remove(at: index).continuation.finish()
         } else if let index = self.userListeners.firstIndex(where: { $0.id == id }) {
             self.userListeners.remove(at: index).continuation.finish()
+            self.consumersChanged(on: Self.userEventsConsumers)
         }
     }
 
