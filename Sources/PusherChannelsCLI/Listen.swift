@@ -28,7 +28,13 @@ struct Listen: AsyncParsableCommand {
             or until the connection fails for good (exit status 1).
 
             Private and presence channels need --auth-endpoint (your backend) or --secret (signs \
-            in-process; only where the app secret is safe, never on users' devices).
+            in-process; only where the app secret is safe, never on users' devices). Encrypted channels \
+            (private-encrypted-…) print their decrypted data; with --secret they also need --master-key. \
+            Decryption failures go to standard error.
+
+            --sign-in signs in as a user (with --user-auth-endpoint, or --secret and --user-id) and prints \
+            the user's events like channel events (channel "#server-to-user-ID") and watchlist changes as \
+            {"watchlist": "online"|"offline", "user_id"}.
 
             Examples:
               pusher-channels listen --key APP_KEY --cluster eu --channel prices
@@ -36,6 +42,9 @@ struct Listen: AsyncParsableCommand {
               pusher-channels listen --key KEY --cluster eu --secret SECRET --user-id 42 --channel presence-lobby
               pusher-channels listen --key KEY --cluster eu --auth-endpoint https://example.org/pusher/auth \\
                   --auth-header 'Authorization: Bearer TOKEN' --channel private-orders
+              pusher-channels listen --key KEY --cluster eu --secret SECRET --master-key BASE64 \\
+                  --channel private-encrypted-orders
+              pusher-channels listen --key KEY --cluster eu --secret SECRET --user-id 42 --watch 7 --sign-in
             """
     )
 
@@ -84,15 +93,34 @@ struct Listen: AsyncParsableCommand {
     @Option(name: .customLong("user-id"), help: "Your user id on presence channels, with --secret.")
     var userID: String?
 
-    @Option(name: .customLong("user-info"), help: "Your user_info on presence channels, with --secret (JSON).")
+    @Option(name: .customLong("user-info"), help: "Your user_info on presence channels and for --sign-in, with --secret (JSON).")
     var userInfo: String?
+
+    @Option(help: "The app's encryption master key (base64 of 32 bytes), with --secret, for private-encrypted channels.")
+    var masterKey: String?
+
+    @Flag(help: "Sign in as a user; print the user's events and watchlist changes.")
+    var signIn = false
+
+    @Option(help: "User-auth endpoint for --sign-in (form POST of socket_id); default: sign with --secret and --user-id.")
+    var userAuthEndpoint: String?
+
+    @Option(name: .customLong("watch"), help: "A user id for the watchlist of --sign-in, with --secret (repeatable).")
+    var watchlist: [String] = []
 
     func validate() throws {
         if self.authEndpoint != nil && self.secret != nil { throw ValidationError("Give --auth-endpoint or --secret, not both.") }
         if let authEndpoint, URL(string: authEndpoint)?.scheme == nil { throw ValidationError("--auth-endpoint must be a URL.") }
         for header in self.authHeaders where !header.contains(":") { throw ValidationError("--auth-header takes 'Name: value'.") }
         if let userInfo, (try? JSONValue(parsing: userInfo)) == nil { throw ValidationError("--user-info must be JSON.") }
-        guard !self.channels.isEmpty else { throw ValidationError("Give at least one --channel.") }
+        if let masterKey, (try? EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-x", masterKey: masterKey)) == nil {
+            throw ValidationError("--master-key must be base64 of 32 bytes.")
+        }
+        if let userAuthEndpoint, URL(string: userAuthEndpoint)?.scheme == nil { throw ValidationError("--user-auth-endpoint must be a URL.") }
+        if self.signIn && self.userAuthEndpoint == nil && (self.secret == nil || self.userID == nil) {
+            throw ValidationError("--sign-in needs --user-auth-endpoint, or --secret with --user-id.")
+        }
+        guard !self.channels.isEmpty || self.signIn else { throw ValidationError("Give at least one --channel, or --sign-in.") }
         guard (self.cluster == nil) != (self.host == nil) else { throw ValidationError("Give either --cluster or --host.") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
     }
@@ -114,6 +142,7 @@ struct Listen: AsyncParsableCommand {
             options.endpoint.path = self.path
         }
         options.authorizer = self.authorizer()
+        options.userAuthenticator = self.userAuthenticator()
         let client = PusherClient(key: self.key, options: options)
 
         // `withRunning` closes the connection with a normal close frame when the body returns.
@@ -128,6 +157,10 @@ struct Listen: AsyncParsableCommand {
                 }
                 group.addTask {
                     for await error in client.errors { Output.error("error: \(error)") }
+                    return .ended
+                }
+                group.addTask {
+                    for await failure in client.decryptionFailures() { Output.error("decryption failure: \(failure)") }
                     return .ended
                 }
                 group.addTask {
@@ -149,8 +182,30 @@ struct Listen: AsyncParsableCommand {
                         return .ended
                     }
                 }
-                // Every channel feeds one loop, which prints and counts.
+                // Every channel (and the user's events) feeds one loop, which prints and counts.
                 let (merged, sink) = AsyncThrowingStream.makeStream(of: ChannelEvent.self)
+                if self.signIn {
+                    group.addTask {
+                        for await state in client.userStates { Output.error("user: \(state)") }
+                        return .ended
+                    }
+                    group.addTask {
+                        for await event in client.watchlistEvents {
+                            Output.line(#"{"watchlist":"# + JSONWriter.quoted(event.status.rawValue) + #","user_id":"# + JSONWriter.quoted(event.userID) + "}")
+                        }
+                        return .ended
+                    }
+                    group.addTask {
+                        do {
+                            for try await event in client.userEvents(named: self.event) { sink.yield(event) }
+                        } catch {
+                            sink.finish(throwing: error)
+                        }
+                        return .ended
+                    }
+                    await client.waitForConsumers(on: PusherClient.userEventsConsumers)
+                    try await client.signIn()
+                }
                 for channel in self.channels {
                     group.addTask {
                         do {
@@ -190,17 +245,32 @@ struct Listen: AsyncParsableCommand {
 
     func authorizer() -> ChannelAuthorizer? {
         if let authEndpoint, let url = URL(string: authEndpoint) {
-            var headers: [String: String] = [:]
-            for header in self.authHeaders {
-                let parts = header.split(separator: ":", maxSplits: 1)
-                headers[parts[0].trimmingCharacters(in: .whitespaces)] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-            }
-            return .endpoint(url, headers: headers)
+            return .endpoint(url, headers: self.headers())
         }
         guard let secret else { return nil }
         let member = self.userID.map { PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) }) }
-        guard let member else { return .signing(key: self.key, secret: secret) }
-        return .signing(key: self.key, secret: secret) { @Sendable _ in member }
+        guard let member else { return .signing(key: self.key, secret: secret, masterKey: self.masterKey) }
+        return .signing(key: self.key, secret: secret, masterKey: self.masterKey) { @Sendable _ in member }
+    }
+
+    func userAuthenticator() -> UserAuthenticator? {
+        guard self.signIn else { return nil }
+        if let userAuthEndpoint, let url = URL(string: userAuthEndpoint) {
+            return .endpoint(url, headers: self.headers())
+        }
+        guard let secret, let userID else { return nil }
+        let userData = UserAuthenticator.userData(id: userID, info: self.userInfo.flatMap { try? JSONValue(parsing: $0) }, watchlist: self.watchlist)
+        return .signing(key: self.key, secret: secret) { userData }
+    }
+
+    /// The --auth-header values as a dictionary.
+    func headers() -> [String: String] {
+        var headers: [String: String] = [:]
+        for header in self.authHeaders {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            headers[parts[0].trimmingCharacters(in: .whitespaces)] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+        }
+        return headers
     }
 
     /// Lines of standard input, read on a thread of their own (reading blocks).

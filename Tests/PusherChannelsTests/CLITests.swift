@@ -133,4 +133,53 @@ struct CLITests {
             #expect(cli.standardError.contains("authorizationRequired"))
         }
     }
+
+    static let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+
+    @Test("--secret with --master-key prints decrypted data; a forged event goes to stderr as a decryption failure")
+    func encryptedChannel() async throws {
+        let configuration = FakePusherServer.Configuration(appSecret: Self.secret, encryptionMasterKey: Self.masterKey)
+        try await FakePusherServer.withRunning(configuration: configuration) { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + [
+                    "--secret", Self.secret, "--master-key", Self.masterKey, "--channel", "private-encrypted-orders", "--count", "1",
+                ]
+            )
+            await server.waitForSubscribers(of: "private-encrypted-orders")
+            await server.send(raw: #"{"event":"forged","channel":"private-encrypted-orders","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#)
+            await server.trigger(channel: "private-encrypted-orders", event: "created", data: #"{"id":3}"#)
+            let status = await cli.exitStatus()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+            #expect(cli.standardOutputLines == [#"{"channel":"private-encrypted-orders","event":"created","data":"{\"id\":3}"}"#])
+            #expect(cli.standardError.contains("decryption failure: malformedPayload on private-encrypted-orders (forged)"))
+        }
+    }
+
+    @Test("--sign-in prints the user's events and watchlist changes as JSON lines")
+    func signIn() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + [
+                    "--secret", Self.secret, "--user-id", "cli-user", "--watch", "friend", "--sign-in", "--count", "1",
+                ]
+            )
+            await server.waitForSubscribers(of: "#server-to-user-cli-user")
+            var options = server.clientOptions()
+            options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) { UserAuthenticator.userData(id: "friend") }
+            try await withRunning(PusherClient(key: server.appKey, options: options)) { friend in
+                try await friend.signIn()
+                await server.waitUntil { $0.openConnections.contains { $0.userID == "friend" } }
+            }
+            await server.sendToUser("cli-user", event: "invoice", data: "paid")
+            let status = await cli.exitStatus()
+            #expect(status == 0, "stderr: \(cli.standardError)")
+            #expect(
+                cli.standardOutputLines == [
+                    #"{"watchlist":"online","user_id":"friend"}"#,
+                    #"{"watchlist":"offline","user_id":"friend"}"#,
+                    ##"{"channel":"#server-to-user-cli-user","event":"invoice","data":"paid"}"##,
+                ]
+            )
+        }
+    }
 }
