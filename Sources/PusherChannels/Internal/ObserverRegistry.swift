@@ -114,8 +114,10 @@ final class ObserverRegistry: Sendable {
         for continuation in targets { continuation.yield(connectionState) }
     }
 
+    /// Publishes a user state; a repeat of the current one is not published again.
     func publish(_ userState: UserState) {
-        let targets = self.state.withLockedValue { state in
+        let targets = self.state.withLockedValue { state -> [AsyncStream<UserState>.Continuation] in
+            guard state.user != userState else { return [] }
             state.user = userState
             return state.observers.values.compactMap { if case .user(let continuation) = $0 { continuation } else { nil } }
         }
