@@ -21,10 +21,13 @@ try await ExampleEnvironment.withClient { client, server in
         }
         // snippet.hide
         if let server {
-            await client.waitForConsumers(on: channel, count: 2)
-            await server.waitForSubscribers(of: channel)
-            await server.trigger(channel: channel, event: "tick", data: "1")
-            await server.trigger(channel: channel, event: "tick", data: "2")
+            // Plays the server once both consumers listen (the second one is the loop below).
+            group.addTask {
+                await client.waitForConsumers(on: channel, count: 2)
+                await server.waitForSubscribers(of: channel)
+                await server.trigger(channel: channel, event: "tick", data: "1")
+                await server.trigger(channel: channel, event: "tick", data: "2")
+            }
         }
         // Wait for two events before cancelling.
         var seen = 0

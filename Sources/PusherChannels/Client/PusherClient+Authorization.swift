@@ -116,14 +116,20 @@ extension PusherClient {
     /// A `pusher:error` names no channel, but refusals of a subscription ("Existing subscription to
     /// channel X", "Invalid signature: … of socket:channel …") mention it: fail the matching
     /// subscription that is waiting for confirmation.
-    func failPendingSubscription(matching error: PusherError) {
-        guard error.channel == nil else { return }
+    ///
+    /// - Returns: Whether the error was matched to a subscription.
+    @discardableResult
+    func failPendingSubscription(matching error: PusherError) -> Bool {
+        guard error.channel == nil else { return false }
+        var matched = false
         for channel in self.subscriptions.awaitingConfirmation where Self.mentions(error.message, channel: channel) {
             var failure = error
             failure.code = .subscriptionFailed
             failure.channel = channel
+            matched = true
             for action in self.subscriptions.subscriptionFailed(channel, error: failure) { self.perform(action) }
         }
+        return matched
     }
 
     /// Whether `message` names `channel` as a whole word: a run of channel-name characters equal to

@@ -242,8 +242,9 @@ extension PusherClient {
         case PusherEventName.error:
             let error = Self.serverError(from: message)
             self.report(error)
-            self.failPendingSubscription(matching: error)
-            self.perform(self.signInMachine.serverError(error))
+            // An error that names a pending subscription is about it; another one that arrives while
+            // the sign-in waits for confirmation refuses the sign-in.
+            if !self.failPendingSubscription(matching: error) { self.perform(self.signInMachine.serverError(error)) }
         case PusherEventName.subscriptionSucceeded:
             guard let channel = message.channel else { return }
             let action = self.subscriptions.subscriptionSucceeded(channel)
