@@ -57,3 +57,35 @@ func readmePresenceExample(client: PusherClient, appSecret: String) async throws
         }
     }
 }
+
+struct Order: Decodable { var id: Int }
+
+/// The README's self-provided authorization example; compiled, never run.
+func readmeProvidedAuthorizationExample(client: PusherClient, authorize: (String, String) async throws -> ChannelAuthorization) async throws {
+    let socketID = await client.state.socketID!  // the client is connected
+    let auth = try await authorize(socketID, "private-orders")  // a ChannelAuthorization
+    for try await event in client.events(on: "private-orders", authorization: .init(auth, socketID: socketID)) { _ = event }
+}
+
+/// The README's encrypted-channel example; compiled, never run.
+func readmeEncryptedExample(client: PusherClient, appSecret: String, encryptionMasterKey: String) async throws {
+    var options = PusherClientOptions(cluster: "eu")
+    options.authorizer = .signing(key: "app-key", secret: appSecret, masterKey: encryptionMasterKey)  // on your server
+    for try await event in client.events(on: "private-encrypted-orders") {
+        let order = try event.decode(Order.self)  // data is the decrypted plaintext
+        _ = order
+    }
+    for await failure in client.decryptionFailures() { print(failure) }  // channel, event, reason
+}
+
+/// The README's sign-in example; compiled, never run.
+func readmeSignInExample(client: PusherClient, appSecret: String) async throws {
+    var options = PusherClientOptions(cluster: "eu")
+    options.userAuthenticator = .signing(key: "app-key", secret: appSecret) {  // on your server
+        UserAuthenticator.userData(id: "42", info: ["name": "Ada"], watchlist: ["7", "8"])
+    }
+    try await client.signIn()
+    for try await event in client.userEvents() { _ = event }  // what your server sends to user 42
+    for await change in client.watchlistEvents { _ = change }  // "7 online", "8 offline", …
+    for await state in client.userStates { _ = state }  // signingIn, signedIn(user), failed(error)
+}
