@@ -24,6 +24,16 @@ struct UserTests {
         return nil
     }
 
+    /// Reads user states until a failure; returns its error (recording an issue if none came).
+    static func failure(_ states: inout PusherSequence<UserState>.AsyncIterator) async -> PusherError? {
+        let failed = await Self.next(&states) { if case .failed = $0 { true } else { false } }
+        guard case .failed(let error) = failed else {
+            Issue.record("expected a failed sign-in")
+            return nil
+        }
+        return error
+    }
+
     @Test("user sign-in signatures match the official vector; user_data helper is compact")
     func vector() async throws {
         let userData = UserAuthenticator.userData(id: "12345")
@@ -107,11 +117,7 @@ struct UserTests {
             await harness.server.waitForMessages(named: "pusher:signin")
             let success = PusherMessage(event: "pusher:signin_success", data: data).serializedWithStringData
             await harness.server.send(raw: success)
-            let failed = await Self.next(&states) { if case .failed = $0 { true } else { false } }
-            guard case .failed(let error) = failed else {
-                Issue.record("expected a failed sign-in")
-                return
-            }
+            guard let error = await Self.failure(&states) else { return }
             #expect(error.code == .signInFailed)
             let reported = await errors.next()
             #expect(reported?.code == .signInFailed)
@@ -125,11 +131,7 @@ struct UserTests {
         try await withHarness(server: Self.server, options: { $0.userAuthenticator = .signing(key: Self.server.appKey, secret: "wrong") { #"{"id":"eve"}"# } }) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             try await harness.client.signIn()
-            let failed = await Self.next(&states) { if case .failed = $0 { true } else { false } }
-            guard case .failed(let error) = failed else {
-                Issue.record("expected a failed sign-in")
-                return
-            }
+            guard let error = await Self.failure(&states) else { return }
             #expect(error.code == .signInFailed)
             #expect(error.message.hasPrefix("Invalid signature"))
             #expect(await harness.client.user == nil)
@@ -142,11 +144,7 @@ struct UserTests {
         try await withHarness(options: { $0.userAuthenticator = UserAuthenticator { _ in throw Refused() } }) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             try await harness.client.signIn()
-            let failed = await Self.next(&states) { if case .failed = $0 { true } else { false } }
-            guard case .failed(let error) = failed else {
-                Issue.record("expected a failed sign-in")
-                return
-            }
+            guard let error = await Self.failure(&states) else { return }
             #expect(error.code == .signInFailed)
         }
         try await withHarness { harness in

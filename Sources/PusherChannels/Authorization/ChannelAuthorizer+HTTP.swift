@@ -30,18 +30,13 @@ extension ChannelAuthorizer {
         headersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> ChannelAuthorizer {
         .requestBuilder { socketID, channel in
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            var fields = [("socket_id", socketID), ("channel_name", channel)]
-            fields += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            request.httpBody = Data(FormEncoding.encode(fields).utf8)
-            var allHeaders = headers
-            if let headersProvider {
-                allHeaders.merge(try await headersProvider()) { _, provided in provided }
-            }
-            for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
-            return request
+            try await FormEncoding.post(
+                to: url,
+                fields: [("socket_id", socketID), ("channel_name", channel)],
+                parameters: parameters,
+                headers: headers,
+                headersProvider: headersProvider
+            )
         }
     }
 
@@ -90,6 +85,28 @@ extension ChannelAuthorizer {
 
 /// `application/x-www-form-urlencoded` bodies.
 enum FormEncoding {
+    /// A form POST of `fields` and then `parameters` (sorted by name), with `headers` overridden by
+    /// those of `headersProvider`.
+    static func post(
+        to url: URL,
+        fields: [(String, String)],
+        parameters: [String: String],
+        headers: [String: String],
+        headersProvider: (@Sendable () async throws -> [String: String])?
+    ) async throws -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        let allFields = fields + parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        request.httpBody = Data(Self.encode(allFields).utf8)
+        var allHeaders = headers
+        if let headersProvider {
+            allHeaders.merge(try await headersProvider()) { _, provided in provided }
+        }
+        for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
+        return request
+    }
+
     static func encode(_ fields: [(String, String)]) -> String {
         fields.map { "\(PercentEncoding.encode($0.0))=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
     }

@@ -68,17 +68,13 @@ public struct UserAuthenticator: Sendable {
         headersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> UserAuthenticator {
         UserAuthenticator { socketID in
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            var fields = [("socket_id", socketID)]
-            fields += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            request.httpBody = Data(FormEncoding.encode(fields).utf8)
-            var allHeaders = headers
-            if let headersProvider {
-                allHeaders.merge(try await headersProvider()) { _, provided in provided }
-            }
-            for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
+            let request = try await FormEncoding.post(
+                to: url,
+                fields: [("socket_id", socketID)],
+                parameters: parameters,
+                headers: headers,
+                headersProvider: headersProvider
+            )
             let (body, response): (Data, URLResponse)
             do {
                 (body, response) = try await URLSession.shared.data(for: request)

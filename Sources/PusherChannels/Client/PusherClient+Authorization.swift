@@ -31,12 +31,19 @@ extension PusherClient {
 
     /// Asks the authorizer for `channel` on `socketID`, bounded by the authorization timeout on the
     /// injected clock, and hands the answer to the subscription state machine.
-    nonisolated func runAuthorization(channel: String, socketID: String) async {
+    ///
+    /// - Parameter isKeyReload: Whether this asks again for an encrypted channel's key (the answer
+    ///   goes to the decryption state machine instead).
+    nonisolated func runAuthorization(channel: String, socketID: String, isKeyReload: Bool = false) async {
         guard let authorizer = self.options.authorizer else { return }
         await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
             try await authorizer.authorize(socketID, channel)
         } completion: { result in
-            await self.authorizationCompleted(channel: channel, socketID: socketID, result: result)
+            if isKeyReload {
+                await self.keyReloaded(channel: channel, socketID: socketID, result: result)
+            } else {
+                await self.authorizationCompleted(channel: channel, socketID: socketID, result: result)
+            }
         }
     }
 

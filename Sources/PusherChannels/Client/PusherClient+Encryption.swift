@@ -35,17 +35,8 @@ extension PusherClient {
         }
     }
 
-    /// Asks the authorizer for `channel` again, for its key; bounded by the authorization timeout.
-    nonisolated func runKeyReload(channel: String, socketID: String) async {
-        guard let authorizer = self.options.authorizer else { return }
-        await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
-            try await authorizer.authorize(socketID, channel)
-        } completion: { result in
-            await self.keyReloaded(channel: channel, socketID: socketID, result: result)
-        }
-    }
-
-    private func keyReloaded(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) {
+    /// The authorizer answered a key reload of `channel` (see ``runAuthorization(channel:socketID:isKeyReload:)``).
+    func keyReloaded(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) {
         // After a reconnect the channel was subscribed again with a fresh key; this answer is stale.
         guard self.connection.publicState.socketID == socketID else { return }
         switch result {

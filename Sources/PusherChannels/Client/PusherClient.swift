@@ -272,7 +272,7 @@ public actor PusherClient: Service {
                 case .authorize(let channel, let socketID):
                     group.addTask { await self.runAuthorization(channel: channel, socketID: socketID) }
                 case .reloadKey(let channel, let socketID):
-                    group.addTask { await self.runKeyReload(channel: channel, socketID: socketID) }
+                    group.addTask { await self.runAuthorization(channel: channel, socketID: socketID, isKeyReload: true) }
                 case .authenticateUser(let socketID):
                     group.addTask { await self.runUserAuthentication(socketID: socketID) }
                 case .removeListener(let id):
