@@ -52,6 +52,38 @@ struct IntegrationTests {
         #expect(aboveTrace.allSatisfy { !$0.rendered.contains("4111-SECRET") })
         #expect(all.allSatisfy { $0.level < .info }, "nothing at info or above in normal operation")
     }
+
+    @Test("encrypted channels: keys and plaintext are never logged, not even at trace, through a key reload")
+    func encryptionSecretsNeverLogged() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "pusher-test", factory: { _ in CapturingLogHandler(records: records) })
+        logger.logLevel = .trace
+        let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+        let rotated = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8="
+        let channel = "private-encrypted-vault"
+        var secrets: [String] = []
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret", encryptionMasterKey: masterKey)) { server in
+            var options = server.clientOptions()
+            options.authorizer = .endpoint(server.authEndpoint)
+            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock(), logger: logger)
+            try await withRunning(client) { client in
+                async let events = collect(client.events(on: channel), count: 2)
+                await server.waitForSubscribers(of: channel)
+                secrets.append(await server.sharedSecret(for: channel) ?? "?")
+                await server.trigger(channel: channel, event: "payload", data: "PLAINTEXT-ONE")
+                await server.rotateEncryptionMasterKey(rotated)
+                secrets.append(await server.sharedSecret(for: channel) ?? "?")
+                await server.trigger(channel: channel, event: "payload", data: "PLAINTEXT-TWO")
+                let received = try await events
+                #expect(received.map(\.data) == ["PLAINTEXT-ONE", "PLAINTEXT-TWO"])
+            }
+        }
+        let all = records.all
+        #expect(all.contains { $0.message == "reloading the key of an encrypted channel" })
+        for secret in secrets + ["PLAINTEXT-ONE", "PLAINTEXT-TWO"] {
+            #expect(all.allSatisfy { !$0.rendered.contains(secret) }, "\(secret) was logged")
+        }
+    }
 }
 
 /// Log records captured in memory.
