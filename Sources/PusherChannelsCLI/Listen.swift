@@ -369,10 +369,14 @@ struct EventCounter {
     }
 }
 
-/// Standard output (buffered by stdio when piped) and standard error (unbuffered).
+/// Standard output, flushed after every line so that a pipe (`| jq`, a test) sees each event as it
+/// arrives, and standard error (unbuffered).
 enum Output {
     static func line(_ text: String) {
         print(text)
+        // Standard input is never read through stdio (see `standardInputLines`), so flushing every
+        // stream cannot wait on its lock.
+        fflush(nil)
     }
 
     static func error(_ text: String) {

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
 
 import Foundation
+import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
 import Testing
 
 /// Runs the `pusher-channels` executable (built next to the test bundle: the test target depends on
-/// it) with standard output and error in files, so that nothing blocks a thread of the cooperative
-/// pool; the process is killed if the test is cancelled.
+/// it). Standard output is read line by line on Foundation's own thread (never blocking the
+/// cooperative pool) and offered as ``lines``; standard error goes to a file. The process is killed
+/// if the test is cancelled.
 final class CLIProcess: Sendable {
     let process: Process
     let stdin: Pipe
-    let stdoutURL: URL
     let stderrURL: URL
+    /// Standard output, one element per line, as the process prints it; finishes at end of file.
+    let lines: AsyncStream<String>
     private let exited: AsyncStream<Int32>
+    private let endOfOutput: AsyncStream<Void>
+    private let printed = NIOLockedValueBox<[String]>([])
 
     static var executable: URL {
         Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("pusher-channels")
@@ -22,23 +27,48 @@ final class CLIProcess: Sendable {
     init(_ arguments: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.stdoutURL = directory.appendingPathComponent("stdout")
         self.stderrURL = directory.appendingPathComponent("stderr")
-        for url in [self.stdoutURL, self.stderrURL] {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-        }
+        guard FileManager.default.createFile(atPath: self.stderrURL.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         self.process = Process()
         self.process.executableURL = Self.executable
         self.process.arguments = arguments
         self.stdin = Pipe()
         self.process.standardInput = self.stdin
-        self.process.standardOutput = try FileHandle(forWritingTo: self.stdoutURL)
         self.process.standardError = try FileHandle(forWritingTo: self.stderrURL)
-        let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
+
+        let stdout = Pipe()
+        self.process.standardOutput = stdout
+        let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
+        let (endOfOutput, endSink) = AsyncStream.makeStream(of: Void.self)
+        (self.lines, self.endOfOutput) = (lines, endOfOutput)
+        let pending = NIOLockedValueBox<[UInt8]>([])
+        let printed = self.printed
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                lineSink.finish()
+                endSink.finish()
+                return
+            }
+            let complete = pending.withLockedValue { bytes -> [String] in
+                bytes.append(contentsOf: data)
+                var found: [String] = []
+                while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                    found.append(String(decoding: bytes[..<newline], as: UTF8.self))
+                    bytes.removeSubrange(...newline)
+                }
+                return found
+            }
+            printed.withLockedValue { $0 += complete }
+            for line in complete { lineSink.yield(line) }
+        }
+
+        let (exited, exitSink) = AsyncStream.makeStream(of: Int32.self)
         self.exited = exited
         self.process.terminationHandler = { process in
-            continuation.yield(process.terminationStatus)
-            continuation.finish()
+            exitSink.yield(process.terminationStatus)
+            exitSink.finish()
         }
         try self.process.run()
     }
@@ -48,19 +78,21 @@ final class CLIProcess: Sendable {
         self.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Waits for the process to exit and returns its status; kills it when the task is cancelled.
+    /// Waits for the process to exit and its output to end; returns the exit status. Kills the
+    /// process when the task is cancelled.
     func exitStatus() async -> Int32? {
         await withTaskCancellationHandler {
             var iterator = self.exited.makeAsyncIterator()
-            return await iterator.next()
+            let status = await iterator.next()
+            for await _ in self.endOfOutput {}
+            return status
         } onCancel: {
             self.process.terminate()
         }
     }
 
-    var standardOutputLines: [String] {
-        ((try? String(contentsOf: self.stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
+    /// Every line printed so far (all of them once ``exitStatus()`` returned).
+    var standardOutputLines: [String] { self.printed.withLockedValue { $0 } }
 
     var standardError: String {
         (try? String(contentsOf: self.stderrURL, encoding: .utf8)) ?? ""
@@ -84,6 +116,9 @@ struct CLITests {
                     "--channel", "presence-room", "--event", "server-note", "--count", "1",
                 ]
             )
+            var output = cli.lines.makeAsyncIterator()
+            let snapshot = await output.next()
+            #expect(snapshot == #"{"channel":"presence-room","presence":"snapshot","members":[{"user_id":"cli-user","user_info":{"name":"CLI"}}],"me":"cli-user"}"#)
             await server.waitForSubscribers(of: "presence-room")
             cli.send(line: #"presence-room client-hello {"text":"hi there"}"#)
             let relayed = await server.waitForMessages(named: "client-hello")
@@ -155,7 +190,7 @@ struct CLITests {
         }
     }
 
-    @Test("--sign-in prints the user's events and watchlist changes as JSON lines")
+    @Test("--sign-in prints the user's events and watchlist changes as JSON lines, as they arrive")
     func signIn() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
             let cli = try CLIProcess(
@@ -163,23 +198,23 @@ struct CLITests {
                     "--secret", Self.secret, "--user-id", "cli-user", "--watch", "friend", "--sign-in", "--count", "1",
                 ]
             )
+            var output = cli.lines.makeAsyncIterator()
             await server.waitForSubscribers(of: "#server-to-user-cli-user")
             var options = server.clientOptions()
             options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) { UserAuthenticator.userData(id: "friend") }
             try await withRunning(PusherClient(key: server.appKey, options: options)) { friend in
                 try await friend.signIn()
-                await server.waitUntil { $0.openConnections.contains { $0.userID == "friend" } }
+                let online = await output.next()
+                #expect(online == #"{"watchlist":"online","user_id":"friend"}"#)
             }
+            let offline = await output.next()
+            #expect(offline == #"{"watchlist":"offline","user_id":"friend"}"#)
             await server.sendToUser("cli-user", event: "invoice", data: "paid")
+            let event = await output.next()
+            #expect(event == ##"{"channel":"#server-to-user-cli-user","event":"invoice","data":"paid"}"##)
             let status = await cli.exitStatus()
             #expect(status == 0, "stderr: \(cli.standardError)")
-            #expect(
-                cli.standardOutputLines == [
-                    #"{"watchlist":"online","user_id":"friend"}"#,
-                    #"{"watchlist":"offline","user_id":"friend"}"#,
-                    ##"{"channel":"#server-to-user-cli-user","event":"invoice","data":"paid"}"##,
-                ]
-            )
+            #expect(cli.standardOutputLines.count == 3)
         }
     }
 }
