@@ -133,11 +133,8 @@ public struct DecryptionStateMachine: Sendable {
         var actions: [Action] = []
         let held = state.held
         state.held = []
-        for (index, message) in held.enumerated() {
-            if state.isReloading {
-                state.held.append(contentsOf: held[index...])
-                break
-            }
+        // Should one of them start another reload, `process` holds it and the rest again.
+        for message in held {
             self.process(message, channel: channel, state: &state, actions: &actions, open: open)
         }
         self.channels[channel] = state
