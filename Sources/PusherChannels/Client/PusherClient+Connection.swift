@@ -169,30 +169,34 @@ extension PusherClient {
             return
         }
         // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
-        guard self.channelListeners[channel] != nil else { return }
+        guard let listeners = self.channelListeners[channel] else { return }
         if channel.hasPrefix("private-encrypted-") && !message.event.hasPrefix("pusher") {
             self.encryptedEventReceived(message)
             return
         }
-        self.deliver(ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID))
+        self.deliver(ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID), to: listeners)
     }
 
     /// Yields `event` to the consumers of its channel and to every all-events consumer.
     func deliver(_ event: ChannelEvent) {
         guard let listeners = self.channelListeners[event.channel] else { return }
+        self.deliver(event, to: listeners)
+    }
+
+    private func deliver(_ event: ChannelEvent, to listeners: [EventListener]) {
         var removed: [Int] = []
-        for listener in listeners where listener.eventName == nil || listener.eventName == event.name {
-            if !self.yield(event, to: listener) { removed.append(listener.id) }
-        }
-        for listener in self.allEventListeners {
-            if !self.yield(event, to: listener) { removed.append(listener.id) }
-        }
+        self.fanOut(event, to: listeners, removed: &removed)
+        self.fanOut(event, to: self.allEventListeners, removed: &removed)
         for id in removed { self.removeListener(id) }
     }
 
-    /// Yields to one consumer; returns false when the consumer is gone (or was just failed).
-    func yield(_ event: ChannelEvent, to listener: EventListener) -> Bool {
-        Self.yield(event, to: listener.continuation, failsWhenFull: listener.failsWhenFull, channel: event.channel)
+    /// Yields `event` to those of `listeners` that take its name; adds the ones that are gone to `removed`.
+    func fanOut(_ event: ChannelEvent, to listeners: [EventListener], removed: inout [Int]) {
+        for listener in listeners where listener.eventName == nil || listener.eventName == event.name {
+            if !Self.yield(event, to: listener.continuation, failsWhenFull: listener.failsWhenFull, channel: event.channel) {
+                removed.append(listener.id)
+            }
+        }
     }
 
     /// Yields `element` to a consumer's stream. When the buffer is full and the consumer fails when

@@ -101,9 +101,7 @@ extension PusherClient {
         guard let channel = message.channel, channel == self.signInMachine.user?.serverToUserChannel else { return }
         let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
         var removed: [Int] = []
-        for listener in self.userListeners where listener.eventName == nil || listener.eventName == event.name {
-            if !self.yield(event, to: listener) { removed.append(listener.id) }
-        }
+        self.fanOut(event, to: self.userListeners, removed: &removed)
         for id in removed { self.removeListener(id) }
     }
 }
