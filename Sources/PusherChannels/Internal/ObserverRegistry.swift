@@ -94,64 +94,58 @@ final class ObserverRegistry: Sendable {
         return (stream, ListenerToken { [weak self] in self?.remove(id) })
     }
 
-    /// The observers `select` picks, read under the lock and yielded to outside it.
-    private func targets<Element>(_ select: (Observer) -> AsyncStream<Element>.Continuation?) -> [AsyncStream<Element>.Continuation] {
-        self.state.withLockedValue { state in state.observers.values.compactMap(select) }
+    /// Yields `element` to the observers `select` picks: read under the lock, yielded to outside it.
+    /// With `current`, the value is first stored there, and a repeat of the stored value is dropped
+    /// when `skipsRepeats`.
+    private func yield<Element: Sendable & Equatable>(
+        _ element: Element,
+        storingIn current: WritableKeyPath<State, Element>? = nil,
+        skipsRepeats: Bool = false,
+        _ select: (Observer) -> AsyncStream<Element>.Continuation?
+    ) {
+        let targets = self.state.withLockedValue { state -> [AsyncStream<Element>.Continuation] in
+            if let current {
+                if skipsRepeats && state[keyPath: current] == element { return [] }
+                state[keyPath: current] = element
+            }
+            return state.observers.values.compactMap(select)
+        }
+        for continuation in targets { continuation.yield(element) }
     }
 
     func notifyCount(_ count: Int, channel: String) {
-        let targets = self.targets { observer -> AsyncStream<Int>.Continuation? in
-            if case .count(channel, let continuation) = observer { continuation } else { nil }
-        }
-        for continuation in targets { continuation.yield(count) }
+        self.yield(count) { if case .count(channel, let continuation) = $0 { continuation } else { nil } }
     }
 
     func publish(_ connectionState: ConnectionState) {
-        let targets = self.state.withLockedValue { state in
-            state.current = connectionState
-            return state.observers.values.compactMap { if case .state(let continuation) = $0 { continuation } else { nil } }
-        }
-        for continuation in targets { continuation.yield(connectionState) }
+        self.yield(connectionState, storingIn: \.current) { if case .state(let continuation) = $0 { continuation } else { nil } }
     }
 
     /// Publishes a user state; a repeat of the current one is not published again.
     func publish(_ userState: UserState) {
-        let targets = self.state.withLockedValue { state -> [AsyncStream<UserState>.Continuation] in
-            guard state.user != userState else { return [] }
-            state.user = userState
-            return state.observers.values.compactMap { if case .user(let continuation) = $0 { continuation } else { nil } }
-        }
-        for continuation in targets { continuation.yield(userState) }
+        self.yield(userState, storingIn: \.user, skipsRepeats: true) { if case .user(let continuation) = $0 { continuation } else { nil } }
     }
 
     func report(_ error: PusherError) {
-        let targets = self.targets { observer -> AsyncStream<PusherError>.Continuation? in
-            if case .error(let continuation) = observer { continuation } else { nil }
-        }
-        for continuation in targets { continuation.yield(error) }
+        self.yield(error) { if case .error(let continuation) = $0 { continuation } else { nil } }
     }
 
     func report(_ failure: DecryptionFailure) {
-        let targets = self.targets { observer -> AsyncStream<DecryptionFailure>.Continuation? in
+        self.yield(failure) { observer in
             guard case .decryption(let channel, let continuation) = observer, channel == nil || channel == failure.channel else { return nil }
             return continuation
         }
-        for continuation in targets { continuation.yield(failure) }
     }
 
     func notify(_ event: WatchlistEvent) {
-        let targets = self.targets { observer -> AsyncStream<WatchlistEvent>.Continuation? in
-            if case .watchlist(let continuation) = observer { continuation } else { nil }
-        }
-        for continuation in targets { continuation.yield(event) }
+        self.yield(event) { if case .watchlist(let continuation) = $0 { continuation } else { nil } }
     }
 
     func notify(_ event: SubscriptionEvent) {
-        let targets = self.targets { observer -> AsyncStream<SubscriptionEvent>.Continuation? in
+        self.yield(event) { observer in
             guard case .subscription(let channel, let continuation) = observer, channel == nil || channel == event.channel else { return nil }
             return continuation
         }
-        for continuation in targets { continuation.yield(event) }
     }
 
     private func remove(_ id: Int) {
