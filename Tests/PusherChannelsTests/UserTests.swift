@@ -81,6 +81,26 @@ struct UserTests {
         }
     }
 
+    @Test("user states go signedOut → signingIn → signedIn, once each, when signIn() comes before the connection")
+    func statesInOrder() async throws {
+        try await withHarness(server: Self.server, options: {
+            $0.connectsAutomatically = false
+            $0.userAuthenticator = Self.signing(#"{"id":"carol"}"#)
+        }) { harness in
+            var states = harness.client.userStates.makeAsyncIterator()
+            try await harness.client.signIn()
+            await harness.client.connect()
+            var seen: [UserState] = []
+            while let state = await states.next() {
+                seen.append(state)
+                if state.user != nil { break }
+            }
+            #expect(seen.count == 3)
+            #expect(seen.prefix(2) == [.signedOut, .signingIn])
+            #expect(seen.last?.user?.id == "carol")
+        }
+    }
+
     @Test("the user-auth endpoint gets only socket_id; its answer signs in")
     func endpoint() async throws {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
