@@ -4,22 +4,30 @@ import NIOConcurrencyHelpers
 
 /// A reusable wake-up for one waiting task: `signal()` wakes the current waiter, or the next one if
 /// nobody waits yet. Used to re-arm a socket's watchdog when its deadline changes.
-final class WakeupSignal: Sendable {
+///
+/// A wait ends at the next signal or when its task is cancelled, also when the task was cancelled
+/// before it started waiting: the cancellation handler can run before the continuation is stored,
+/// so it leaves a mark that the wait sees.
+package final class WakeupSignal: Sendable {
     private enum State {
         case idle
         case pending
-        case waiting(CheckedContinuation<Void, Never>)
+        case waiting(UnsafeContinuation<Void, Never>)
+        /// The waiting task was cancelled before its continuation was stored.
+        case cancelled
     }
 
     private let state = NIOLockedValueBox(State.idle)
 
+    package init() {}
+
     /// Returns at the next signal (or at once if one is pending), or when the task is cancelled.
-    func wait() async {
+    package func wait() async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = self.state.withLockedValue { state -> Bool in
                     switch state {
-                    case .pending:
+                    case .pending, .cancelled:
                         state = .idle
                         return true
                     case .idle:
@@ -32,22 +40,27 @@ final class WakeupSignal: Sendable {
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            let continuation = self.state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-                guard case .waiting(let continuation) = state else { return nil }
-                state = .idle
-                return continuation
+            let continuation = self.state.withLockedValue { state -> UnsafeContinuation<Void, Never>? in
+                switch state {
+                case .waiting(let continuation):
+                    state = .idle
+                    return continuation
+                case .idle, .pending, .cancelled:
+                    state = .cancelled
+                    return nil
+                }
             }
             continuation?.resume()
         }
     }
 
-    func signal() {
-        let continuation = self.state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+    package func signal() {
+        let continuation = self.state.withLockedValue { state -> UnsafeContinuation<Void, Never>? in
             switch state {
             case .waiting(let continuation):
                 state = .idle
                 return continuation
-            case .idle, .pending:
+            case .idle, .pending, .cancelled:
                 state = .pending
                 return nil
             }

@@ -16,7 +16,7 @@ import PusherCore
 public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = PusherError
 
-    typealias Register = @Sendable () async throws(PusherError) -> (AsyncThrowingStream<Element, any Error>, ListenerToken)
+    typealias Register = @Sendable () async throws(PusherError) -> (ConsumerBuffer<Element>, ListenerToken)?
     let register: Register
 
     public func makeAsyncIterator() -> AsyncIterator {
@@ -26,7 +26,7 @@ public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         enum State {
             case notStarted(Register)
-            case iterating(AsyncThrowingStream<Element, any Error>.Iterator, ListenerToken)
+            case iterating(ConsumerBuffer<Element>, ListenerToken)
             case finished
         }
 
@@ -36,37 +36,39 @@ public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
             try await self.next(isolation: nil)
         }
 
+        /// Takes a buffered element without suspending; suspends only when none is buffered.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
-            var iterator: AsyncThrowingStream<Element, any Error>.Iterator
-            let token: ListenerToken
+            let buffer: ConsumerBuffer<Element>
             switch self.state {
             case .finished:
                 return nil
-            case .iterating(let current, let currentToken):
-                (iterator, token) = (current, currentToken)
+            case .iterating(let current, _):
+                buffer = current
             case .notStarted(let register):
                 guard !Task.isCancelled else {
                     self.state = .finished
                     return nil
                 }
                 do {
-                    let (stream, newToken) = try await register()
-                    (iterator, token) = (stream.makeAsyncIterator(), newToken)
+                    guard let (newBuffer, token) = try await register() else {
+                        self.state = .finished
+                        return nil
+                    }
+                    buffer = newBuffer
+                    self.state = .iterating(newBuffer, token)
                 } catch {
                     self.state = .finished
                     throw error
                 }
             }
             do {
-                let element = try await iterator.next(isolation: actor)
-                self.state = element == nil ? .finished : .iterating(iterator, token)
-                return element
-            } catch let error as PusherError {
-                self.state = .finished
-                throw error
-            } catch {
+                if let element = try await buffer.next(isolation: actor) { return element }
+                // The end, or the task was cancelled: the token's release unsubscribes.
                 self.state = .finished
                 return nil
+            } catch {
+                self.state = .finished
+                throw error
             }
         }
     }

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+extension PusherClient {
+    /// Events of `channel`, optionally only those named `eventName`. See ``ChannelEventSequence``.
+    ///
+    /// - Parameters:
+    ///   - authorization: For a private or presence channel, an authorization you obtained yourself
+    ///     for the current connection; used once instead of asking the authorizer. See
+    ///     ``ProvidedAuthorization``.
+    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    public nonisolated func events(
+        on channel: String,
+        named eventName: String? = nil,
+        authorization: ProvidedAuthorization? = nil,
+        buffering: BufferingPolicy? = nil
+    ) -> ChannelEventSequence {
+        let buffering = buffering ?? self.options.buffering
+        return ChannelSequence { () async throws(PusherError) in
+            try await self.addEventConsumer(.channel(channel, eventName: eventName, authorization: authorization), channel: channel, buffering: buffering)
+        }
+    }
+
+    /// Every event of every channel that has a consumer, once each. Does not subscribe to anything by
+    /// itself.
+    public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
+        let buffering = buffering ?? self.options.buffering
+        return ChannelSequence { () async throws(PusherError) in try await self.addEventConsumer(.all, channel: "", buffering: buffering) }
+    }
+
+    /// Membership changes of a presence channel: the current members first (and again after every
+    /// resubscription, replacing what was known), then additions and removals. Iterating subscribes
+    /// the channel, like ``events(on:named:authorization:buffering:)``; it needs an authorizer that
+    /// gives `channel_data`, or an `authorization` you obtained for the current connection (see
+    /// ``ProvidedAuthorization``).
+    public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil) -> PresenceChangeSequence {
+        ChannelSequence { () async throws(PusherError) in
+            try await self.addPresenceConsumer(channel: channel, authorization: authorization)
+        }
+    }
+
+    /// The members of a subscribed presence channel now, or nil before its subscription succeeded.
+    public func members(of channel: String) -> PresenceSnapshot? {
+        self.engine.members(of: channel)
+    }
+
+    func addEventConsumer(
+        _ request: ClientEngine.ConsumerRequest,
+        channel: String,
+        buffering: BufferingPolicy
+    ) throws(PusherError) -> (ConsumerBuffer<ChannelEvent>, ListenerToken)? {
+        guard let (id, actions) = try self.engine.addConsumer(request) else { return nil }
+        let buffer = ConsumerBuffer<ChannelEvent>(id: id, channel: channel, policy: buffering)
+        self.eventConsumers[id] = buffer
+        self.perform(actions)
+        return (buffer, ListenerToken(id: id, commands: self.commands))
+    }
+
+    private func addPresenceConsumer(
+        channel: String,
+        authorization: ProvidedAuthorization?
+    ) throws(PusherError) -> (ConsumerBuffer<PresenceChange>, ListenerToken)? {
+        guard let (id, actions) = try self.engine.addConsumer(.presence(channel, authorization: authorization)) else { return nil }
+        let policy = BufferingPolicy(limit: self.options.buffering.limit, whenFull: .fail)
+        let buffer = ConsumerBuffer<PresenceChange>(id: id, channel: channel, policy: policy)
+        self.presenceConsumers[id] = buffer
+        self.perform(actions)
+        return (buffer, ListenerToken(id: id, commands: self.commands))
+    }
+}

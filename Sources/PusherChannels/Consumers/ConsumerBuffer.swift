@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+
+import DequeModule
+import NIOConcurrencyHelpers
+import PusherCore
+
+/// One consumer's buffer: the client appends, the consumer's iterator takes.
+///
+/// The client appends a whole socket read's events and wakes a waiting consumer once per batch
+/// (``append(_:)`` says whether a wake is due; ``wake()`` does it). The consumer takes elements
+/// without suspending while any are buffered, and suspends only when the buffer is empty.
+///
+/// The limit counts events the consumer has not taken. A consumer that is waiting has one more
+/// place: the event that wakes it is as good as taken (and `dropOldest` never drops it).
+final class ConsumerBuffer<Element: Sendable>: Sendable {
+    enum AppendResult {
+        /// Buffered; `wake` when the consumer waits and no wake is due yet.
+        case appended(wake: Bool)
+        /// The buffer was full and the policy dropped an element.
+        case dropped
+        /// The buffer was full and the consumer is now failed with `consumerTooSlow`.
+        case failed
+        /// The consumer has finished.
+        case gone
+    }
+
+    private enum End {
+        case finished
+        case failed(PusherError)
+    }
+
+    private struct State {
+        var elements = Deque<Element>()
+        var waiter: UnsafeContinuation<Void, Never>?
+        var wakeDue = false
+        /// The consumer waits, or was woken and has not taken yet: the first element is its.
+        var reserved = false
+        var cancelled = false
+        var end: End?
+    }
+
+    private enum Taken {
+        case element(Element)
+        case end(End)
+        case wait
+    }
+
+    let id: Int
+    let channel: String
+    private let limit: Int
+    private let whenFull: BufferingPolicy.WhenFull
+    private let state = NIOLockedValueBox(State())
+
+    init(id: Int, channel: String, policy: BufferingPolicy) {
+        self.id = id
+        self.channel = channel
+        self.limit = policy.limit
+        self.whenFull = policy.whenFull
+    }
+
+    // MARK: Producer (the client)
+
+    func append(_ element: Element) -> AppendResult {
+        self.state.withLockedValue { state in
+            guard state.end == nil else { return .gone }
+            let reserved = state.reserved ? 1 : 0
+            if state.elements.count < self.limit + reserved {
+                state.elements.append(element)
+                guard state.waiter != nil, !state.wakeDue else { return .appended(wake: false) }
+                state.wakeDue = true
+                return .appended(wake: true)
+            }
+            switch self.whenFull {
+            case .dropNewest:
+                return .dropped
+            case .dropOldest:
+                state.elements.remove(at: reserved)
+                state.elements.append(element)
+                return .dropped
+            case .fail:
+                state.end = .failed(
+                    PusherError(
+                        .consumerTooSlow,
+                        "the consumer fell more than its buffer behind; later elements were not delivered to it",
+                        channel: self.channel
+                    )
+                )
+                return .failed
+            }
+        }
+    }
+
+    /// Resumes the consumer if it waits.
+    func wake() {
+        let waiter = self.state.withLockedValue { state in
+            state.wakeDue = false
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
+    /// first end wins.
+    func finish(throwing error: PusherError? = nil) {
+        let waiter = self.state.withLockedValue { state in
+            if state.end == nil { state.end = error.map(End.failed) ?? .finished }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    // MARK: Consumer (the iterator)
+
+    /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
+    /// executor, so taking a buffered element is a lock and no hop.
+    func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
+        while true {
+            let taken = self.state.withLockedValue { state -> Taken in
+                if let element = state.elements.popFirst() {
+                    state.reserved = false
+                    return .element(element)
+                }
+                if let end = state.end {
+                    state.end = .finished
+                    return .end(end)
+                }
+                return state.cancelled ? .end(.finished) : .wait
+            }
+            switch taken {
+            case .element(let element):
+                return element
+            case .end(.finished):
+                return nil
+            case .end(.failed(let error)):
+                throw error
+            case .wait:
+                if Task.isCancelled { return nil }
+                await self.waitForElements(isolation: actor)
+            }
+        }
+    }
+
+    private func waitForElements(isolation actor: isolated (any Actor)?) async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let resumeNow = self.state.withLockedValue { state -> Bool in
+                    // Cancelled before the continuation was stored: onCancel found nothing to resume.
+                    if state.cancelled || !state.elements.isEmpty || state.end != nil { return true }
+                    state.waiter = continuation
+                    state.reserved = true
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = self.state.withLockedValue { state in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+    }
+}

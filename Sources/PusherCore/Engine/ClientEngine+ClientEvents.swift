@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+
+extension ClientEngine {
+    /// Queues a client event for a private or presence channel that has a consumer. Until the
+    /// subscription succeeds it waits (bounded); then events go out in order, paced by the rate limit.
+    ///
+    /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-`, a public or
+    ///   encrypted channel, a channel nobody iterates, or a full queue.
+    package mutating func trigger(_ event: String, on channel: String, data: String, at now: Duration) throws(PusherError) -> [Action] {
+        guard event.hasPrefix("client-") else {
+            throw PusherError(.clientEventRejected, "client event names start with \"client-\"", channel: channel)
+        }
+        let name = try ChannelName(validating: channel)
+        guard name.kind == .private || name.kind == .presence else {
+            throw PusherError(.clientEventRejected, "client events go on private or presence channels, not \(name.kind) ones", channel: channel)
+        }
+        guard self.consumers.count(on: channel) > 0 else {
+            throw PusherError(.clientEventRejected, "subscribe to the channel (iterate it) before triggering on it", channel: channel)
+        }
+        let text = Self.clientEventText(event, channel: channel, data: data)
+        guard self.subscriptions.isSubscribed(channel) else {
+            guard self.clientEvents.hold(text, channel: channel) else {
+                throw PusherError(.clientEventRejected, "too many client events wait for the subscription", channel: channel)
+            }
+            return []
+        }
+        self.clientEvents.enqueue(text, channel: channel)
+        self.now = now
+        var actions: [Action] = []
+        self.sendClientEvents(at: now, to: &actions)
+        return actions
+    }
+
+    /// The pacing timer fired: send what the rate limit allows now.
+    package mutating func clientEventTimerFired(at now: Duration) -> [Action] {
+        self.clientEvents.isTimerRunning = false
+        self.now = now
+        var actions: [Action] = []
+        self.sendClientEvents(at: now, to: &actions)
+        return actions
+    }
+
+    /// The text of a client event: `data` goes as JSON when it is a JSON object or array, else as a string.
+    static func clientEventText(_ event: String, channel: String, data: String) -> String {
+        var text = #"{"event":"# + JSONWriter.quoted(event) + #","channel":"# + JSONWriter.quoted(channel) + #","data":"#
+        switch try? JSONValue(parsing: data) {
+        case .object?, .array?: text += data
+        default: text += JSONWriter.quoted(data)
+        }
+        return text + "}"
+    }
+
+    /// Sends queued events as the rate limit allows; starts the pacing timer when it holds some back.
+    private mutating func sendClientEvents(at now: Duration, to actions: inout [Action]) {
+        while let next = self.clientEvents.first {
+            guard self.subscriptions.isSubscribed(next.channel), let generation = self.connection.readyGeneration else {
+                // The channel is being subscribed again (a reconnect): wait for it, in order.
+                self.clientEvents.holdFirstAgain()
+                continue
+            }
+            if let wait = self.clientEvents.limiter.permit(at: now) {
+                if !self.clientEvents.isTimerRunning {
+                    self.clientEvents.isTimerRunning = true
+                    actions.append(.startClientEventTimer(delay: wait))
+                }
+                return
+            }
+            self.clientEvents.removeFirst()
+            actions.append(.send(generation: generation, text: next.text))
+        }
+    }
+
+    /// `channel`'s subscription succeeded: its waiting events join the queue.
+    mutating func releaseClientEvents(of channel: String, to actions: inout [Action]) {
+        guard self.clientEvents.release(channel) else { return }
+        self.sendClientEvents(at: self.now, to: &actions)
+    }
+
+    /// Drops every queued event of `channel` and reports how many went unsent.
+    mutating func dropClientEvents(of channel: String, reason: String, to actions: inout [Action]) {
+        let dropped = self.clientEvents.drop(channel)
+        if dropped > 0 {
+            actions.append(.report(PusherError(.clientEventRejected, "\(dropped) client event(s) not sent: \(reason)", channel: channel)))
+        }
+    }
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+
+extension ClientEngine {
+    /// Connect now (see ``ConnectionStateMachine/connect(at:)``).
+    package mutating func connect(at now: Duration) -> [Action] {
+        self.apply(self.connection.connect(at: now))
+    }
+
+    /// Close the connection and cancel any pending reconnection; subscriptions are kept.
+    package mutating func disconnect(at now: Duration) -> [Action] {
+        self.apply(self.connection.disconnect(at: now))
+    }
+
+    /// Ping at once and drop the socket if nothing answers within the pong timeout.
+    package mutating func checkConnection(at now: Duration) -> [Action] {
+        self.apply(self.connection.checkConnection(at: now))
+    }
+
+    /// Stop for good: close the socket gracefully, then ``Action/finished``.
+    package mutating func shutdown(at now: Duration) -> [Action] {
+        self.apply(self.connection.shutdown(at: now))
+    }
+
+    /// The run ended: every consumer is finished and forgotten, the final state is published.
+    package mutating func runEnded(at now: Duration) -> [Action] {
+        var actions: [Action] = []
+        for action in self.connection.shutdown(at: now) {
+            if case .publishState = action { actions.append(contentsOf: self.apply([action])) }
+        }
+        self.isFinished = true
+        for id in self.consumers.removeAll() { actions.append(.finishConsumer(id, error: nil)) }
+        return actions
+    }
+
+    package mutating func transportOpened(generation: Int, at now: Duration) -> [Action] {
+        self.apply(self.connection.transportOpened(generation: generation, at: now))
+    }
+
+    /// The socket of `generation` closed, with the server's close frame if one came.
+    package mutating func transportClosed(generation: Int, closeCode: Int?, reason: String?, at now: Duration, random: Double) -> [Action] {
+        self.apply(self.connection.transportClosed(generation: generation, closeCode: closeCode, reason: reason, at: now, random: random))
+    }
+
+    /// The socket of `generation` could not be opened or broke.
+    package mutating func transportFailed(generation: Int, error: PusherError, at now: Duration, random: Double) -> [Action] {
+        self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
+    }
+
+    /// The watchdog of `generation` woke up: how long it sleeps next, and what to do now.
+    package mutating func watchdogFired(generation: Int, at now: Duration, random: Double) -> (ConnectionStateMachine.WatchdogDecision, [Action]) {
+        let (decision, actions) = self.connection.watchdogFired(generation: generation, at: now, random: random)
+        return (decision, self.apply(actions))
+    }
+
+    package mutating func reconnectTimerFired(generation: Int, at now: Duration) -> [Action] {
+        self.apply(self.connection.reconnectTimerFired(generation: generation, at: now))
+    }
+
+    /// Translates the connection machine's actions, running what a ready or lost connection means
+    /// for subscriptions, keys, sign-in and provided authorizations.
+    mutating func apply(_ connectionActions: [ConnectionStateMachine.Action]) -> [Action] {
+        var actions: [Action] = []
+        for action in connectionActions {
+            switch action {
+            case .openConnection(let generation): actions.append(.openConnection(generation: generation))
+            case .send(let generation, let text): actions.append(.send(generation: generation, text: text))
+            case .closeConnection(let generation): actions.append(.closeConnection(generation: generation))
+            case .abortConnection(let generation): actions.append(.abortConnection(generation: generation))
+            case .rearmWatchdog(let generation): actions.append(.rearmWatchdog(generation: generation))
+            case .startReconnectTimer(let generation, let delay): actions.append(.startReconnectTimer(generation: generation, delay: delay))
+            case .cancelReconnectTimer(let generation): actions.append(.cancelReconnectTimer(generation: generation))
+            case .publishState(let state):
+                actions.append(.publishState(state))
+                switch state {
+                case .reconnecting(_, _, let cause), .failed(let cause): actions.append(.report(cause))
+                default: break
+                }
+            case .connectionReady(let socketID):
+                self.apply(self.signInMachine.connected(socketID: socketID), to: &actions)
+                for subscriptionAction in self.subscriptions.connected(socketID: socketID) {
+                    self.apply(subscriptionAction, to: &actions)
+                }
+            case .connectionLost:
+                self.subscriptions.disconnected()
+                self.rosters = [:]
+                // Keys live only as long as their subscription.
+                self.apply(self.decryption.removeAll(), to: &actions)
+                self.apply(self.signInMachine.disconnected(), to: &actions)
+                // Each was signed for the socket that is gone.
+                self.providedAuthorizations = [:]
+            case .finished:
+                actions.append(.finished)
+            }
+        }
+        return actions
+    }
+
+    /// Sends `text` on the ready connection, if there is one.
+    func sendOnReadyConnection(_ text: String, to actions: inout [Action]) {
+        guard let generation = self.connection.readyGeneration else { return }
+        actions.append(.send(generation: generation, text: text))
+    }
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+
+extension ClientEngine {
+    /// What a new consumer wants.
+    package enum ConsumerRequest: Sendable, Hashable {
+        /// Events of `channel`, optionally of one name, with an authorization obtained by the user.
+        case channel(String, eventName: String?, authorization: ProvidedAuthorization?)
+        /// Membership changes of a presence channel.
+        case presence(String, authorization: ProvidedAuthorization?)
+        /// Every event of every channel that has a consumer.
+        case all
+        /// Events of the signed-in user, optionally of one name.
+        case user(eventName: String?)
+    }
+
+    /// Registers a consumer, subscribing its channel if it is the first one.
+    ///
+    /// - Returns: The consumer's number and the actions to perform, or nil when the engine has
+    ///   finished (the driver then hands out a finished sequence).
+    /// - Throws: ``PusherError`` for an invalid channel name, a kind that needs what the client
+    ///   lacks (an authorizer, libsodium), or an authorization that the channel cannot take.
+    package mutating func addConsumer(_ request: ConsumerRequest) throws(PusherError) -> (id: Int, actions: [Action])? {
+        guard !self.isFinished else { return nil }
+        var actions: [Action] = []
+        switch request {
+        case .channel(let name, let eventName, let authorization):
+            let channel = try self.subscribableChannel(name, provided: authorization)
+            let id = self.consumers.add(.channel(name, eventName: eventName))
+            self.consumerAdded(on: channel, to: &actions)
+            return (id, actions)
+        case .presence(let name, let authorization):
+            let channel = try self.subscribableChannel(name, provided: authorization)
+            guard channel.kind == .presence else {
+                throw PusherError(.invalidChannelName, "membership is only known on presence- channels", channel: name)
+            }
+            let id = self.consumers.add(.presence(name))
+            if let roster = self.rosters[name] { actions.append(.deliverPresence(.snapshot(roster.snapshot), consumer: id)) }
+            self.consumerAdded(on: channel, to: &actions)
+            return (id, actions)
+        case .all:
+            return (self.consumers.add(.all), [])
+        case .user(let eventName):
+            let id = self.consumers.add(.user(eventName: eventName))
+            return (id, [.consumersChanged(channel: Self.userEventsChannel)])
+        }
+    }
+
+    /// Forgets consumer `id` (its iterator ended, was cancelled, or fell too far behind);
+    /// unsubscribes its channel if it was the last one. Unknown numbers are ignored.
+    package mutating func removeConsumer(_ id: Int) -> [Action] {
+        guard let scope = self.consumers.remove(id) else { return [] }
+        var actions: [Action] = [.finishConsumer(id, error: nil)]
+        switch scope {
+        case .channel(let channel, _), .presence(let channel):
+            self.apply(self.subscriptions.consumerRemoved(channel), to: &actions)
+            actions.append(.consumersChanged(channel: channel))
+        case .all:
+            break
+        case .user:
+            actions.append(.consumersChanged(channel: Self.userEventsChannel))
+        }
+        return actions
+    }
+
+    private mutating func consumerAdded(on channel: ChannelName, to actions: inout [Action]) {
+        self.apply(self.subscriptions.consumerAdded(channel), to: &actions)
+        actions.append(.consumersChanged(channel: channel.rawValue))
+    }
+
+    /// Validates `name` for subscribing: a valid name, a supported kind, an authorizer if needed.
+    private mutating func subscribableChannel(_ name: String, provided: ProvidedAuthorization?) throws(PusherError) -> ChannelName {
+        let channel = try ChannelName(validating: name)
+        if channel.kind == .privateEncrypted {
+            guard self.configuration.encryptionAvailable else {
+                throw PusherError(.encryptionUnavailable, "private-encrypted channels need libsodium, which this build lacks", channel: name)
+            }
+            if provided != nil {
+                throw PusherError(
+                    .invalidConfiguration,
+                    "private-encrypted channels take no provided authorization: their key must be reloadable through the authorizer",
+                    channel: name
+                )
+            }
+        }
+        if let provided {
+            guard channel.kind == .private || channel.kind == .presence else {
+                throw PusherError(.invalidConfiguration, "a provided authorization is only accepted for private and presence channels", channel: name)
+            }
+            self.providedAuthorizations[name] = provided
+            return channel
+        }
+        if channel.requiresAuthorization && !self.configuration.hasAuthorizer {
+            throw PusherError(.authorizationRequired, "\(channel.kind) channels need an authorizer (PusherClientOptions.authorizer)", channel: name)
+        }
+        return channel
+    }
+
+    /// Performs what the subscription machine decided.
+    mutating func apply(_ action: SubscriptionStateMachine.Action?, to actions: inout [Action]) {
+        switch action {
+        case nil:
+            return
+        case .authorize(let channel, let socketID):
+            self.authorize(channel.rawValue, socketID: socketID, to: &actions)
+        case .subscribe(let channel, let auth, let channelData):
+            if channel.kind == .presence { self.presenceChannelData[channel.rawValue] = channelData }
+            self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData), to: &actions)
+        case .unsubscribe(let channel):
+            self.dropClientEvents(of: channel, reason: "the channel was unsubscribed", to: &actions)
+            self.apply(self.decryption.removed(channel), to: &actions)
+            self.rosters[channel] = nil
+            self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel), to: &actions)
+        case .succeeded(let channel, let isResubscription):
+            self.releaseClientEvents(of: channel, to: &actions)
+            actions.append(.notifySubscription(.succeeded(channel: channel, isResubscription: isResubscription)))
+        case .failed(let channel, let error):
+            for id in self.consumers.removeChannel(channel) { actions.append(.finishConsumer(id, error: error)) }
+            self.rosters[channel] = nil
+            self.apply(self.decryption.removed(channel), to: &actions)
+            actions.append(.consumersChanged(channel: channel))
+            actions.append(.notifySubscription(.failed(channel: channel, error: error)))
+            self.dropClientEvents(of: channel, reason: "the subscription failed", to: &actions)
+            actions.append(.report(error))
+        }
+    }
+}

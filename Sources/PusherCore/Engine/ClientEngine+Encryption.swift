@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+
+extension ClientEngine {
+    /// Performs what the decryption machine decided.
+    mutating func apply(_ decryptionActions: [DecryptionStateMachine.Action], to actions: inout [Action]) {
+        for action in decryptionActions {
+            switch action {
+            case .deliver(let message, let plaintext):
+                guard let channel = message.channel, let consumers = self.consumers.channels[channel] else { continue }
+                self.fanOut(ChannelEvent(channel: channel, name: message.event, data: plaintext, userID: message.userID), to: consumers, into: &actions)
+            case .reload(let channel):
+                guard let socketID = self.connection.publicState.socketID else {
+                    self.apply(self.decryption.reloadFailed(channel, message: "not connected", open: self.configuration.open), to: &actions)
+                    continue
+                }
+                actions.append(.reloadKey(channel: channel, socketID: socketID))
+            case .report(let failure):
+                actions.append(.reportDecryptionFailure(failure))
+            }
+        }
+    }
+
+    /// The authorizer answered a key reload of `channel`. An answer for an older socket is stale:
+    /// the channel was subscribed again with a fresh key since.
+    package mutating func keyReloaded(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) -> [Action] {
+        guard self.connection.publicState.socketID == socketID else { return [] }
+        var actions: [Action] = []
+        let open = self.configuration.open
+        switch result {
+        case .success(let authorization):
+            guard let key = authorization.sharedSecret.flatMap(self.configuration.key) else {
+                self.apply(self.decryption.reloadFailed(channel, message: "the reloaded authorization has no usable shared_secret", open: open), to: &actions)
+                return actions
+            }
+            self.apply(self.decryption.reloadSucceeded(channel, key: key, open: open), to: &actions)
+        case .failure(let error):
+            self.apply(self.decryption.reloadFailed(channel, message: "the key reload failed: \(error.message)", open: open), to: &actions)
+        }
+        return actions
+    }
+}

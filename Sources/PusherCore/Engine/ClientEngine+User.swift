@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+
+extension ClientEngine {
+    /// Sign in now or as soon as connected, and after every reconnect.
+    package mutating func signIn() -> [Action] {
+        var actions: [Action] = []
+        self.apply(self.signInMachine.signIn(), to: &actions)
+        return actions
+    }
+
+    /// The user authenticator answered for `socketID`.
+    package mutating func userAuthenticated(socketID: String, auth: String, userData: String) -> [Action] {
+        var actions: [Action] = []
+        self.apply(self.signInMachine.authenticated(socketID: socketID, auth: auth, userData: userData), to: &actions)
+        return actions
+    }
+
+    /// The user authenticator failed for `socketID`.
+    package mutating func userAuthenticationFailed(socketID: String, error: PusherError) -> [Action] {
+        var actions: [Action] = []
+        let failure = error.code == .signInFailed ? error : PusherError(.signInFailed, error.message, cause: error)
+        self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: failure), to: &actions)
+        return actions
+    }
+
+    /// Performs what the sign-in machine decided.
+    mutating func apply(_ signInActions: [SignInStateMachine.Action], to actions: inout [Action]) {
+        for action in signInActions {
+            switch action {
+            case .authenticate(let socketID): actions.append(.authenticateUser(socketID: socketID))
+            case .sendSignIn(let auth, let userData): self.sendOnReadyConnection(OutboundMessage.signIn(auth: auth, userData: userData), to: &actions)
+            case .subscribe(let channel): self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel), to: &actions)
+            case .publish(let state): actions.append(.publishUser(state))
+            case .report(let error): actions.append(.report(error))
+            }
+        }
+    }
+
+    /// Delivers an event of a `#server-to-user-` channel if it is the signed-in user's.
+    func deliverToUser(_ message: PusherMessage, into actions: inout [Action]) {
+        guard let channel = message.channel, channel == self.signInMachine.user?.serverToUserChannel else { return }
+        let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
+        for consumer in self.consumers.user where consumer.takes(event.name) {
+            actions.append(.deliver(event, consumer: consumer.id))
+        }
+    }
+}

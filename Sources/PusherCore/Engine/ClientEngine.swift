@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+
+/// The whole client protocol as one pure value: the connection, subscription, decryption and
+/// sign-in state machines, the consumers of every channel, presence rosters, the client-event queue
+/// and its pacing, provided authorizations, and the decoding of every control message.
+///
+/// It performs no I/O and reads no clock: the driver (`PusherClient`) feeds it inputs — inbound
+/// frames, timer fires, consumers added and removed, answers of authorizers — each with the current
+/// time, and performs the ``Action``s it returns, in order. Everything that decides *what* happens
+/// lives here and is tested without sockets; the driver only decides *how*.
+package struct ClientEngine: Sendable {
+    package struct Configuration: Sendable {
+        package var connection: ConnectionStateMachine.Configuration
+        /// Whether an authorizer is configured (private, presence and encrypted channels need one).
+        package var hasAuthorizer: Bool
+        /// Whether this build can open encrypted payloads.
+        package var encryptionAvailable: Bool
+        /// Client events sent per second at most.
+        package var clientEventRateLimit: Int
+        /// Client events that may wait for one channel's subscription.
+        package var clientEventQueueLimit: Int
+        /// Opens one encrypted payload with a key (the cipher lives outside the engine).
+        package var open: @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened
+        /// The 32-byte key a `shared_secret` stands for, or nil when it is not base64 of 32 bytes.
+        package var key: @Sendable (_ sharedSecret: String) -> [UInt8]?
+
+        package init(
+            connection: ConnectionStateMachine.Configuration = .init(),
+            hasAuthorizer: Bool = false,
+            encryptionAvailable: Bool = false,
+            clientEventRateLimit: Int = 10,
+            clientEventQueueLimit: Int = 100,
+            open: @escaping @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened = { _, _ in .wrongKey },
+            key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
+        ) {
+            self.connection = connection
+            self.hasAuthorizer = hasAuthorizer
+            self.encryptionAvailable = encryptionAvailable
+            self.clientEventRateLimit = clientEventRateLimit
+            self.clientEventQueueLimit = clientEventQueueLimit
+            self.open = open
+            self.key = key
+        }
+    }
+
+    package let configuration: Configuration
+    var connection: ConnectionStateMachine
+    var subscriptions = SubscriptionStateMachine()
+    var decryption = DecryptionStateMachine()
+    var signInMachine = SignInStateMachine()
+    var consumers = ConsumerTable()
+    /// Membership of subscribed presence channels, rebuilt on every subscription.
+    var rosters: [String: PresenceRoster] = [:]
+    /// The `channel_data` each presence channel was last subscribed with (it names "me").
+    var presenceChannelData: [String: String] = [:]
+    /// Authorizations passed with a subscription, per channel, until used for their socket id.
+    var providedAuthorizations: [String: ProvidedAuthorization] = [:]
+    var clientEvents: ClientEventQueue
+    var isFinished = false
+    /// The time of the latest input that carried one.
+    var now: Duration = .zero
+
+    package init(configuration: Configuration) {
+        self.configuration = configuration
+        self.connection = ConnectionStateMachine(configuration: configuration.connection)
+        self.clientEvents = ClientEventQueue(rateLimit: configuration.clientEventRateLimit, queueLimit: configuration.clientEventQueueLimit)
+    }
+
+    // MARK: Reading
+
+    /// The connection state now.
+    package var state: ConnectionState { self.connection.publicState }
+
+    /// Channels that currently have consumers, whether or not the server has confirmed them yet.
+    package var channelNames: [String] { self.subscriptions.channelNames }
+
+    /// The members of a subscribed presence channel now.
+    package func members(of channel: String) -> PresenceSnapshot? { self.rosters[channel]?.snapshot }
+
+    /// The signed-in user, if any.
+    package var user: SignedInUser? { self.signInMachine.user }
+
+    /// How many consumers iterate events (or presence changes) of `channel`.
+    package func consumerCount(on channel: String) -> Int { self.consumers.count(on: channel) }
+
+    /// How many consumers iterate the signed-in user's events.
+    package var userConsumerCount: Int { self.consumers.user.count }
+}
