@@ -2,7 +2,7 @@
 
 extension ClientEngine {
     /// What the driver must do. Performed in the order given.
-    package enum Action: Sendable {
+    package enum Action: Sendable, Hashable {
         // The socket.
         /// Open a socket for `generation` and run its watchdog.
         case openConnection(generation: Int)

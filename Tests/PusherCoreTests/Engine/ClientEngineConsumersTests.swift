@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+import Testing
+
+@Suite("Client engine: consumers and subscriptions")
+struct ClientEngineConsumersTests {
+    @Test("the first consumer subscribes, the last one leaving unsubscribes; unknown ids are ignored")
+    func sharedSubscription() throws {
+        var script = EngineScript()
+        script.connect()
+        let (first, subscribe) = try script.add(.channel("feed", eventName: nil, authorization: nil))
+        #expect(subscribe.sent == [#"{"event":"pusher:subscribe","data":{"channel":"feed"}}"#])
+        let (second, again) = try script.add(.channel("feed", eventName: "x", authorization: nil))
+        #expect(again.sent.isEmpty)
+        #expect(script.engine.consumerCount(on: "feed") == 2)
+        _ = script.receive(EngineScript.succeeded("feed"))
+        #expect(script.engine.removeConsumer(first) == [.finishConsumer(first, error: nil), .consumersChanged(channel: "feed")])
+        #expect(script.engine.removeConsumer(second).sent == [#"{"event":"pusher:unsubscribe","data":{"channel":"feed"}}"#])
+        #expect(script.engine.removeConsumer(second).isEmpty)
+    }
+
+    @Test(
+        "channels are validated before anything is sent",
+        arguments: [
+            ("", PusherError.Code.invalidChannelName, true),
+            ("#server-to-user-1", .invalidChannelName, true),
+            ("private-orders", .authorizationRequired, false),
+            ("presence-room", .authorizationRequired, false),
+        ]
+    )
+    func validation(name: String, code: PusherError.Code, withAuthorizer: Bool) {
+        var script = EngineScript(hasAuthorizer: withAuthorizer)
+        script.connect()
+        #expect(throws: PusherError.self) { try script.add(.channel(name, eventName: nil, authorization: nil)) }
+        do {
+            _ = try script.add(.channel(name, eventName: nil, authorization: nil))
+        } catch {
+            #expect(error.code == code)
+        }
+        #expect(script.engine.channelNames.isEmpty)
+    }
+
+    @Test("a refused subscription finishes that channel's consumers with the error; other channels keep flowing")
+    func refusedSubscription() throws {
+        var script = EngineScript()
+        script.connect()
+        let refused = try script.add(.channel("a", eventName: nil, authorization: nil)).id
+        let kept = try script.add(.channel("b", eventName: nil, authorization: nil)).id
+        _ = script.receive(EngineScript.succeeded("b"))
+        let actions = script.receive(#"{"event":"pusher:subscription_error","channel":"a","data":{"type":"AuthError","error":"no","status":401}}"#)
+        let finished = actions.compactMap { if case .finishConsumer(let id, let error?) = $0 { (id, error.code) } else { nil } }
+        #expect(finished.map(\.0) == [refused])
+        #expect(finished.map(\.1) == [.subscriptionFailed])
+        #expect(script.receive(EngineScript.event("e", on: "b")).deliveries == [Delivery(kept, "e", "{}")])
+    }
+
+    @Test("a provided authorization is used once, for its socket id; after a reconnect the authorizer is asked")
+    func providedAuthorizationOnce() throws {
+        var script = EngineScript()
+        script.connect(socketID: "1.1")
+        let provided = ProvidedAuthorization(ChannelAuthorization(auth: "key:given"), socketID: "1.1")
+        let (_, actions) = try script.add(.channel("private-orders", eventName: nil, authorization: provided))
+        #expect(actions.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-orders","auth":"key:given"}}"#])
+        let closed = script.engine.transportClosed(generation: script.generation, closeCode: 4200, reason: nil, at: script.now, random: 0)
+        #expect(closed.contains(.openConnection(generation: script.generation + 1)), "4200 reconnects at once")
+        let reconnect = script.connect(socketID: "2.2")
+        #expect(reconnect.contains(.authorize(channel: "private-orders", socketID: "2.2")))
+        #expect(reconnect.sent.isEmpty)
+    }
+
+    @Test("a presence consumer that joins later gets the current members first")
+    func presenceSnapshotOnJoin() throws {
+        var script = EngineScript()
+        script.connect()
+        _ = try script.add(.presence("presence-room", authorization: nil))
+        _ = script.engine.authorizationCompleted(
+            channel: "presence-room",
+            socketID: "1.1",
+            result: .success(ChannelAuthorization(auth: "key:sig", channelData: #"{"user_id":"1"}"#))
+        )
+        _ = script.receive(
+            #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"1\"],\"hash\":{\"1\":null},\"count\":1}}"}"#
+        )
+        let (late, actions) = try script.add(.presence("presence-room", authorization: nil))
+        let snapshots = actions.compactMap { if case .deliverPresence(.snapshot(let snapshot), late) = $0 { snapshot } else { nil } }
+        #expect(snapshots.map(\.members.count) == [1])
+        #expect(snapshots.first?.me?.userID == "1")
+    }
+
+    @Test("after the run ended, consumers are refused and every consumer was finished")
+    func runEnded() throws {
+        var script = EngineScript()
+        script.connect()
+        let id = try script.add(.channel("feed", eventName: nil, authorization: nil)).id
+        let actions = script.engine.runEnded(at: script.now)
+        #expect(actions.contains(.finishConsumer(id, error: nil)))
+        #expect(try script.engine.addConsumer(.all) == nil)
+    }
+}
