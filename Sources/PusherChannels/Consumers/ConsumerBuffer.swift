@@ -12,8 +12,8 @@ import PusherCore
 ///
 /// The limit counts events the consumer has not taken. A consumer that is waiting has one more
 /// place: the event that wakes it is as good as taken (and `dropOldest` never drops it).
-final class ConsumerBuffer<Element: Sendable>: Sendable {
-    enum AppendResult {
+package final class ConsumerBuffer<Element: Sendable>: Sendable {
+    package enum AppendResult: Equatable {
         /// Buffered; `wake` when the consumer waits and no wake is due yet.
         case appended(wake: Bool)
         /// The buffer was full and the policy dropped an element.
@@ -51,7 +51,7 @@ final class ConsumerBuffer<Element: Sendable>: Sendable {
     private let whenFull: BufferingPolicy.WhenFull
     private let state = NIOLockedValueBox(State())
 
-    init(id: Int, channel: String, policy: BufferingPolicy) {
+    package init(id: Int, channel: String, policy: BufferingPolicy) {
         self.id = id
         self.channel = channel
         self.limit = policy.limit
@@ -60,7 +60,7 @@ final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     // MARK: Producer (the client)
 
-    func append(_ element: Element) -> AppendResult {
+    package func append(_ element: Element) -> AppendResult {
         self.state.withLockedValue { state in
             guard state.end == nil else { return .gone }
             let reserved = state.reserved ? 1 : 0
@@ -91,7 +91,7 @@ final class ConsumerBuffer<Element: Sendable>: Sendable {
     }
 
     /// Resumes the consumer if it waits.
-    func wake() {
+    package func wake() {
         let waiter = self.state.withLockedValue { state in
             state.wakeDue = false
             defer { state.waiter = nil }
@@ -102,7 +102,7 @@ final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
     /// first end wins.
-    func finish(throwing error: PusherError? = nil) {
+    package func finish(throwing error: PusherError? = nil) {
         let waiter = self.state.withLockedValue { state in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
             defer { state.waiter = nil }
@@ -111,11 +111,14 @@ final class ConsumerBuffer<Element: Sendable>: Sendable {
         waiter?.resume()
     }
 
+    /// Whether the consumer is suspended waiting for elements.
+    package var hasWaiter: Bool { self.state.withLockedValue { $0.waiter != nil } }
+
     // MARK: Consumer (the iterator)
 
     /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
     /// executor, so taking a buffered element is a lock and no hop.
-    func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
+    package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
         while true {
             let taken = self.state.withLockedValue { state -> Taken in
                 if let element = state.elements.popFirst() {

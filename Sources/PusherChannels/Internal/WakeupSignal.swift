@@ -54,6 +54,11 @@ package final class WakeupSignal: Sendable {
         }
     }
 
+    /// Whether a task is suspended in ``wait()``.
+    package var hasWaiter: Bool {
+        self.state.withLockedValue { if case .waiting = $0 { true } else { false } }
+    }
+
     package func signal() {
         let continuation = self.state.withLockedValue { state -> UnsafeContinuation<Void, Never>? in
             switch state {

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherCore
+import Testing
+
+@Suite("ConsumerBuffer", .timeLimit(.minutes(1)))
+struct ConsumerBufferTests {
+    static func buffer(limit: Int, _ whenFull: BufferingPolicy.WhenFull) -> ConsumerBuffer<Int> {
+        ConsumerBuffer(id: 1, channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: whenFull))
+    }
+
+    static func drain(_ buffer: ConsumerBuffer<Int>) async -> (elements: [Int], error: PusherError.Code?) {
+        var elements: [Int] = []
+        do {
+            while let element = try await buffer.next() { elements.append(element) }
+            return (elements, nil)
+        } catch {
+            return (elements, error.code)
+        }
+    }
+
+    @Test(
+        "a consumer that is not waiting holds `limit` elements; the policy decides the rest",
+        arguments: [
+            (BufferingPolicy.WhenFull.dropNewest, [1, 2, 3], PusherError.Code?.none),
+            (.dropOldest, [3, 4, 5], nil),
+            (.fail, [1, 2, 3], .consumerTooSlow),
+        ]
+    )
+    func limits(whenFull: BufferingPolicy.WhenFull, expected: [Int], error: PusherError.Code?) async {
+        let buffer = Self.buffer(limit: 3, whenFull)
+        for element in 1...5 { _ = buffer.append(element) }
+        buffer.finish()
+        let result = await Self.drain(buffer)
+        #expect(result.elements == expected)
+        #expect(result.error == error)
+    }
+
+    @Test("a waiting consumer is woken once per batch, and the element that wakes it is never dropped")
+    func waitingConsumer() async {
+        let buffer = Self.buffer(limit: 1, .dropOldest)
+        await withTaskGroup(of: [Int].self) { group in
+            group.addTask {
+                var taken: [Int] = []
+                while let element = try? await buffer.next() { taken.append(element) }
+                return taken
+            }
+            while !buffer.hasWaiter { await Task.yield() }
+            var wakes: [Bool] = []
+            for element in 0...3 {
+                if case .appended(let wake) = buffer.append(element) { wakes.append(wake) }
+            }
+            buffer.wake()
+            buffer.finish()
+            let taken = await group.next() ?? []
+            // 0 was reserved for the waiter; the one other place holds the newest.
+            #expect(taken == [0, 3])
+            #expect(wakes == [true, false], "one wake is due for the batch")
+        }
+    }
+
+    @Test("a consumer cancelled before it waits returns nil instead of hanging")
+    func cancelledBeforeWaiting() async {
+        let buffer = Self.buffer(limit: 4, .fail)
+        let result = await withTaskGroup(of: Int?.self) { group in
+            group.addTask {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try? await buffer.next()
+            }
+            return await group.next() ?? nil
+        }
+        #expect(result == nil)
+    }
+
+    @Test("elements buffered before a failure are delivered first; then the error, then the end")
+    func failureAfterElements() async {
+        let buffer = Self.buffer(limit: 4, .fail)
+        _ = buffer.append(1)
+        buffer.finish(throwing: PusherError(.subscriptionFailed, "refused"))
+        #expect(buffer.append(2) == .gone)
+        let result = await Self.drain(buffer)
+        #expect(result.elements == [1])
+        #expect(result.error == .subscriptionFailed)
+        #expect((try? await buffer.next()) == nil)
+    }
+}
