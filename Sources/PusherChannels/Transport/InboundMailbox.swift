@@ -5,7 +5,7 @@ import PusherCore
 
 /// Inbound messages between a transport's reader and the client: the reader puts them in one by
 /// one, the client takes all that are there at once, so one hop to the client handles a batch.
-final class InboundMailbox: Sendable {
+package final class InboundMailbox: Sendable {
     private struct State {
         var frames: [ClientEngine.InboundFrame] = []
         var waiter: UnsafeContinuation<Void, Never>?
@@ -14,8 +14,10 @@ final class InboundMailbox: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
+    package init() {}
+
     /// Adds one message; wakes the client if it waits.
-    func put(_ frame: ClientEngine.InboundFrame) {
+    package func put(_ frame: ClientEngine.InboundFrame) {
         let waiter = self.state.withLockedValue { state in
             state.frames.append(frame)
             defer { state.waiter = nil }
@@ -24,8 +26,18 @@ final class InboundMailbox: Sendable {
         waiter?.resume()
     }
 
+    /// Adds the messages of one read at once; wakes the client if it waits.
+    package func put(contentsOf frames: [ClientEngine.InboundFrame]) {
+        let waiter = self.state.withLockedValue { state in
+            state.frames.append(contentsOf: frames)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
     /// No more messages will come.
-    func close() {
+    package func close() {
         let waiter = self.state.withLockedValue { state in
             state.isClosed = true
             defer { state.waiter = nil }
@@ -36,7 +48,7 @@ final class InboundMailbox: Sendable {
 
     /// Every message there now (at least one), or nil once closed and empty. Returns nil when the
     /// task is cancelled.
-    func take() async -> [ClientEngine.InboundFrame]? {
+    package func take() async -> [ClientEngine.InboundFrame]? {
         while true {
             let taken = self.state.withLockedValue { state -> [ClientEngine.InboundFrame]?? in
                 if !state.frames.isEmpty {
