@@ -67,6 +67,8 @@ let package = Package(
             name: "PusherChannelsTesting",
             dependencies: [
                 "PusherChannels",
+                // Secretbox for the load server's encrypted events.
+                .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -78,6 +80,9 @@ let package = Package(
             name: "PusherChannelsCLI",
             dependencies: [
                 "PusherChannels",
+                // `bench` runs the load server and reads the process's resource usage.
+                "PusherChannelsTesting",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

@@ -45,6 +45,7 @@ struct Listen: AsyncParsableCommand {
               pusher-channels listen --key KEY --cluster eu --secret SECRET --master-key BASE64 \\
                   --channel private-encrypted-orders
               pusher-channels listen --key KEY --cluster eu --secret SECRET --user-id 42 --watch 7 --sign-in
+              pusher-channels listen --key KEY --cluster eu --channels-file channels.txt --quiet --stats
             """
     )
 
@@ -68,6 +69,12 @@ struct Listen: AsyncParsableCommand {
 
     @Option(name: .customLong("channel"), help: "A channel to subscribe to (repeatable).")
     var channels: [String] = []
+
+    @Option(
+        name: .customLong("channels-file"),
+        help: "A file naming channels to subscribe to, one a line ('#' starts a comment line; '-' reads standard input, which then sends no client events)."
+    )
+    var channelsFile: String?
 
     @Option(help: "Only print events with this name.")
     var event: String?
@@ -120,7 +127,9 @@ struct Listen: AsyncParsableCommand {
         if self.signIn && self.userAuthEndpoint == nil && (self.secret == nil || self.userID == nil) {
             throw ValidationError("--sign-in needs --user-auth-endpoint, or --secret with --user-id.")
         }
-        guard !self.channels.isEmpty || self.signIn else { throw ValidationError("Give at least one --channel, or --sign-in.") }
+        guard !self.channels.isEmpty || self.channelsFile != nil || self.signIn else {
+            throw ValidationError("Give at least one --channel, a --channels-file, or --sign-in.")
+        }
         guard (self.cluster == nil) != (self.host == nil) else { throw ValidationError("Give either --cluster or --host.") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
     }
@@ -133,6 +142,13 @@ struct Listen: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let channels: [String]
+        do {
+            channels = try ChannelsFile.merging(self.channels, withFile: self.channelsFile)
+        } catch {
+            Output.error("error: \(error)")
+            throw ExitCode.validationFailure
+        }
         var options: PusherClientOptions
         if let host {
             options = PusherClientOptions(host: host, port: self.port, useTLS: self.tls, path: self.path)
@@ -172,7 +188,7 @@ struct Listen: AsyncParsableCommand {
                     for await line in Self.standardInputLines() { await Self.sendClientEvent(line, with: client) }
                     return .ended
                 }
-                for channel in self.channels where channel.hasPrefix("presence-") {
+                for channel in channels where channel.hasPrefix("presence-") {
                     group.addTask {
                         do {
                             for try await change in client.presence(on: channel) { Output.line(Self.json(change, on: channel)) }
@@ -206,7 +222,7 @@ struct Listen: AsyncParsableCommand {
                     await client.waitForConsumers(on: PusherClient.userEventsConsumers)
                     try await client.signIn()
                 }
-                for channel in self.channels {
+                for channel in channels {
                     group.addTask {
                         do {
                             for try await event in client.events(on: channel, named: self.event) { sink.yield(event) }

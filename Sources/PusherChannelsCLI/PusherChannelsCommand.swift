@@ -9,6 +9,6 @@ struct PusherChannelsCommand: AsyncParsableCommand {
         commandName: "pusher-channels",
         abstract: "A command-line client for Pusher Channels and every server that speaks its protocol.",
         version: PusherClient.version,
-        subcommands: [Listen.self]
+        subcommands: [Listen.self, Bench.self]
     )
 }

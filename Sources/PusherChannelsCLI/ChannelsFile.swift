@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+
+import Foundation
+
+/// `listen --channels-file PATH`: channel names one a line, for more channels than is practical
+/// with `--channel` flags (10,000 of them take the argument parser seconds).
+enum ChannelsFile {
+    /// The names in `text`: one a line, surrounding whitespace trimmed; blank lines and lines
+    /// starting with `#` are skipped.
+    static func parse(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).compactMap { line in
+            let name = line.trimmingCharacters(in: .whitespaces)
+            return name.isEmpty || name.hasPrefix("#") ? nil : name
+        }
+    }
+
+    /// The `--channel` names followed by those of the file at `path` (`-` for standard input),
+    /// each name once, in order of first appearance.
+    static func merging(_ names: [String], withFile path: String?) throws -> [String] {
+        var all = names
+        if let path {
+            let data: Data
+            if path == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: path))
+                } catch {
+                    throw CLIError("cannot read --channels-file \(path): \(error.localizedDescription)")
+                }
+            }
+            all += Self.parse(String(decoding: data, as: UTF8.self))
+        }
+        var seen = Set<String>()
+        return all.filter { seen.insert($0).inserted }
+    }
+}
