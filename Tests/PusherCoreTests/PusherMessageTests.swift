@@ -40,6 +40,46 @@ struct PusherMessageTests {
         #expect(message.data == "😀 / \t")
     }
 
+    @Test("a lone high surrogate becomes U+FFFD and the escape after it is kept")
+    func loneHighSurrogate() throws {
+        let message = try PusherMessage(parsing: #"{"event":"e","data":"\uD800\u0041\uD83D\uDE00"}"#)
+        #expect(message.data == "\u{FFFD}A😀")
+    }
+
+    @Test("escaped keys name the same fields")
+    func escapedKeys() throws {
+        let message = try PusherMessage(parsing: #"{"ev\u0065nt":"e","\u0063hannel":"c","d\u0061ta":"d","user\u005fid":"u","even":1}"#)
+        #expect(message == PusherMessage(event: "e", channel: "c", data: "d", userID: "u"))
+    }
+
+    @Test(
+        "UTF-8 bytes parse exactly as text does",
+        arguments: [
+            #"{"event":"price","channel":"prices","data":"{\"symbol\":\"ABC\",\"price\":123.45}"}"#,
+            #"{"event":"e","channel":"c","data": {"b" : [1, 2],"a":null} }"#,
+            #"{"event":"client-x","channel":"presence-a","user_id":10,"data":"\u00e9\ud83d\ude00"}"#,
+            #"{"data":null,"channel":null,"event":"pusher:ping"}"#,
+        ]
+    )
+    func utf8Bytes(text: String) throws {
+        let bytes = Array(text.utf8)
+        let parsed = try bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }.get()
+        #expect(try parsed == PusherMessage(parsing: text))
+    }
+
+    @Test("malformed UTF-8 bytes are typed errors; invalid UTF-8 inside a string becomes U+FFFD")
+    func malformedBytes() throws {
+        for text in ["", "{", #"{"event":"#, #"{"event":"e"} x"#] {
+            let bytes = Array(text.utf8)
+            let result = bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }
+            #expect(throws: PusherError.self) { try result.get() }
+        }
+        #expect(throws: PusherError.self) { try PusherMessage(parsing: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let bytes = Array(#"{"event":"e","data":"a"#.utf8) + [0xFF] + Array(#"\nb"}"#.utf8)
+        let message = try bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }.get()
+        #expect(message.data == "a\u{FFFD}\nb")
+    }
+
     @Test("a bare pusher:ping without data parses")
     func barePing() throws {
         let message = try PusherMessage(parsing: #"{"event":"pusher:ping"}"#)

@@ -15,7 +15,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses one complete JSON document.
     public init(parsing text: String) throws(PusherError) {
         do {
-            self = try text.withUTF8Bytes { (bytes) throws(JSONError) -> JSONValue in
+            self = try JSONScanner.withBytes(of: text) { (bytes) throws(JSONError) -> JSONValue in
                 var scanner = JSONScanner(bytes)
                 let value = try JSONValue.read(&scanner, depth: 0)
                 scanner.skipWhitespace()

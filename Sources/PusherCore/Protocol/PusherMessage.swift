@@ -23,9 +23,17 @@ public struct PusherMessage: Sendable, Hashable {
     /// Parses the text of one WebSocket message.
     public init(parsing text: String) throws(PusherError) {
         do {
-            self = try text.withUTF8Bytes { (bytes) throws(JSONError) -> PusherMessage in
-                try Self.parseEnvelope(bytes)
-            }
+            self = try JSONScanner.withBytes(of: text, Self.parseEnvelope)
+        } catch {
+            throw PusherError(.malformedMessage, "invalid message: \(error.reason)")
+        }
+    }
+
+    /// Parses one WebSocket message from its UTF-8 bytes, such as a frame's payload, without making
+    /// a `String` of the whole frame first. Invalid UTF-8 inside strings becomes U+FFFD.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(PusherError) {
+        do {
+            self = try JSONScanner.withBytes(of: bytes, Self.parseEnvelope)
         } catch {
             throw PusherError(.malformedMessage, "invalid message: \(error.reason)")
         }
@@ -40,19 +48,19 @@ public struct PusherMessage: Sendable, Hashable {
         try scanner.expect(UInt8(ascii: "{"))
         if !(try scanner.consume(UInt8(ascii: "}"))) {
             repeat {
-                let key = try scanner.readString()
+                let field = try scanner.readString(Field.init)
                 try scanner.expect(UInt8(ascii: ":"))
-                switch key {
-                case "event":
+                switch field {
+                case .event:
                     guard try scanner.peek() == UInt8(ascii: "\"") else { throw JSONError("event is not a string") }
                     event = try scanner.readString()
-                case "channel":
+                case .channel:
                     channel = try Self.readOptionalString(&scanner)
-                case "data":
+                case .data:
                     data = try Self.readText(&scanner)
-                case "user_id":
+                case .userID:
                     userID = try Self.readText(&scanner)
-                default:
+                case .other:
                     _ = try scanner.skipValue()
                 }
             } while try scanner.consume(UInt8(ascii: ","))
@@ -62,6 +70,26 @@ public struct PusherMessage: Sendable, Hashable {
         guard scanner.isAtEnd else { throw JSONError("trailing characters") }
         guard let event else { throw JSONError("no event name") }
         return PusherMessage(event: event, channel: channel, data: data, userID: userID)
+    }
+
+    /// The envelope's fields, matched on the key's bytes (no `String` is built for a key).
+    private enum Field {
+        case event, channel, data, userID, other
+
+        init(_ key: UnsafeBufferPointer<UInt8>) {
+            switch key.count {
+            case 4 where Self.equal(key, "data"): self = .data
+            case 5 where Self.equal(key, "event"): self = .event
+            case 7 where Self.equal(key, "channel"): self = .channel
+            case 7 where Self.equal(key, "user_id"): self = .userID
+            default: self = .other
+            }
+        }
+
+        private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+            let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            return key.elementsEqual(bytes)
+        }
     }
 
     private static func readOptionalString(_ scanner: inout JSONScanner) throws(JSONError) -> String? {
