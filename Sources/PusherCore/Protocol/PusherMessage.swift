@@ -140,27 +140,6 @@ public struct PusherMessage: Sendable, Hashable {
     }
 }
 
-/// Event names the protocol reserves.
-public enum PusherEventName {
-    public static let connectionEstablished = "pusher:connection_established"
-    public static let error = "pusher:error"
-    public static let ping = "pusher:ping"
-    public static let pong = "pusher:pong"
-    public static let subscribe = "pusher:subscribe"
-    public static let unsubscribe = "pusher:unsubscribe"
-    public static let subscriptionError = "pusher:subscription_error"
-    public static let subscriptionSucceeded = "pusher_internal:subscription_succeeded"
-    public static let subscriptionCount = "pusher_internal:subscription_count"
-    public static let memberAdded = "pusher_internal:member_added"
-    public static let memberRemoved = "pusher_internal:member_removed"
-    public static let signIn = "pusher:signin"
-    public static let signInSuccess = "pusher:signin_success"
-    public static let watchlistEvents = "pusher_internal:watchlist_events"
-    public static let cacheMiss = "pusher:cache_miss"
-    public static let internalPrefix = "pusher_internal:"
-    public static let protocolPrefix = "pusher:"
-}
-
 /// The control messages this client sends. `data` is always a JSON object (some servers reject a
 /// string here).
 public enum OutboundMessage {
