@@ -3,7 +3,7 @@
 import PusherCore
 import Testing
 
-@Suite("Backoff and close codes")
+@Suite("Backoff")
 struct BackoffTests {
     @Test("delays double from the initial delay up to the cap")
     func growth() {
@@ -21,36 +21,5 @@ struct BackoffTests {
             let delay = backoff.delay(forAttempt: 2, random: sample)
             #expect(delay <= .seconds(8) && delay >= .seconds(6))
         }
-    }
-
-    @Test(
-        "close codes map to the protocol's reconnect rules",
-        arguments: [
-            (Int?.none, CloseCodePolicy.reconnectWithBackoff(minimumDelay: .zero)),
-            (1000, .reconnectWithBackoff(minimumDelay: .zero)),
-            (1006, .reconnectWithBackoff(minimumDelay: .zero)),
-            (4000, .doNotReconnect), (4001, .doNotReconnect), (4099, .doNotReconnect),
-            (4100, .reconnectWithBackoff(minimumDelay: .seconds(1))), (4199, .reconnectWithBackoff(minimumDelay: .seconds(1))),
-            (4200, .reconnectImmediately), (4201, .reconnectImmediately), (4299, .reconnectImmediately),
-            (4300, .reconnectWithBackoff(minimumDelay: .zero)),
-        ]
-    )
-    func closeCodes(code: Int?, policy: CloseCodePolicy) {
-        #expect(CloseCodePolicy(closeCode: code) == policy)
-    }
-}
-
-@Suite("Rate limiter")
-struct RateLimiterTests {
-    @Test("at most `limit` permits in any window; the wait is until the oldest leaves the window")
-    func slidingWindow() {
-        var limiter = RateLimiter(limit: 3, per: .seconds(1))
-        #expect(limiter.permit(at: .zero) == nil)
-        #expect(limiter.permit(at: .milliseconds(100)) == nil)
-        #expect(limiter.permit(at: .milliseconds(200)) == nil)
-        #expect(limiter.permit(at: .milliseconds(300)) == .milliseconds(700))
-        #expect(limiter.permit(at: .milliseconds(999)) == .milliseconds(1))
-        #expect(limiter.permit(at: .seconds(1)) == nil)
-        #expect(limiter.permit(at: .seconds(1)) == .milliseconds(100))
     }
 }

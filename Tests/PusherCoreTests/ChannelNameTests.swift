@@ -6,22 +6,26 @@ import Testing
 @Suite("Channel names")
 struct ChannelNameTests {
     @Test(
-        "prefixes map to kinds",
+        "prefixes map to kinds; a cache- part changes nothing",
         arguments: [
-            ("prices", ChannelName.Kind.public, false),
-            ("cache-prices", .public, true),
-            ("private-chat", .private, false),
-            ("private-cache-chat", .private, true),
-            ("presence-room", .presence, false),
-            ("presence-cache-room", .presence, true),
-            ("private-encrypted-vault", .privateEncrypted, false),
-            ("private-encrypted-cache-vault", .privateEncrypted, true),
+            ("prices", ChannelName.Kind.public),
+            ("cache-prices", .public),
+            ("privatechat", .public),
+            ("presence", .public),
+            ("private-chat", .private),
+            ("private-cache-chat", .private),
+            ("private-encrypted", .private),
+            ("presence-room", .presence),
+            ("presence-cache-room", .presence),
+            ("private-encrypted-vault", .privateEncrypted),
+            ("private-encrypted-cache-vault", .privateEncrypted),
         ]
     )
-    func kinds(name: String, kind: ChannelName.Kind, isCache: Bool) throws {
+    func kinds(name: String, kind: ChannelName.Kind) throws {
         let channel = try ChannelName(validating: name)
+        #expect(channel.rawValue == name)
+        #expect(channel.description == name)
         #expect(channel.kind == kind)
-        #expect(channel.isCache == isCache)
         #expect(channel.requiresAuthorization == (kind != .public))
     }
 
@@ -41,6 +45,5 @@ struct ChannelNameTests {
     func allowed() throws {
         _ = try ChannelName(validating: "a_b-c=d@e,f.g;h")
         _ = try ChannelName(validating: String(repeating: "a", count: 164))
-        #expect(ChannelName.serverToUser(userID: "42").kind == .serverToUser)
     }
 }

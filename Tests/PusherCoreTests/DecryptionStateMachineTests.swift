@@ -86,7 +86,6 @@ struct DecryptionStateMachineTests {
         _ = machine.received(Self.event("e2", "b2"), open: Self.open)
         let actions = machine.removeAll()
         #expect(Self.summary(actions) == ["report e1 channelGone", "report e2 channelGone"])
-        #expect(!machine.hasKey(Self.channel))
         #expect(machine.reloadSucceeded(Self.channel, key: [98], open: Self.open).isEmpty)
         #expect(Self.summary(machine.received(Self.event("e3", "a3"), open: Self.open)) == ["report e3 cannotDecrypt"])
     }

@@ -40,6 +40,46 @@ struct PusherMessageTests {
         #expect(message.data == "😀 / \t")
     }
 
+    @Test("a lone high surrogate becomes U+FFFD and the escape after it is kept")
+    func loneHighSurrogate() throws {
+        let message = try PusherMessage(parsing: #"{"event":"e","data":"\uD800\u0041\uD83D\uDE00"}"#)
+        #expect(message.data == "\u{FFFD}A😀")
+    }
+
+    @Test("escaped keys name the same fields")
+    func escapedKeys() throws {
+        let message = try PusherMessage(parsing: #"{"ev\u0065nt":"e","\u0063hannel":"c","d\u0061ta":"d","user\u005fid":"u","even":1}"#)
+        #expect(message == PusherMessage(event: "e", channel: "c", data: "d", userID: "u"))
+    }
+
+    @Test(
+        "UTF-8 bytes parse exactly as text does",
+        arguments: [
+            #"{"event":"price","channel":"prices","data":"{\"symbol\":\"ABC\",\"price\":123.45}"}"#,
+            #"{"event":"e","channel":"c","data": {"b" : [1, 2],"a":null} }"#,
+            #"{"event":"client-x","channel":"presence-a","user_id":10,"data":"\u00e9\ud83d\ude00"}"#,
+            #"{"data":null,"channel":null,"event":"pusher:ping"}"#,
+        ]
+    )
+    func utf8Bytes(text: String) throws {
+        let bytes = Array(text.utf8)
+        let parsed = try bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }.get()
+        #expect(try parsed == PusherMessage(parsing: text))
+    }
+
+    @Test("malformed UTF-8 bytes are typed errors; invalid UTF-8 inside a string becomes U+FFFD")
+    func malformedBytes() throws {
+        for text in ["", "{", #"{"event":"#, #"{"event":"e"} x"#] {
+            let bytes = Array(text.utf8)
+            let result = bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }
+            #expect(throws: PusherError.self) { try result.get() }
+        }
+        #expect(throws: PusherError.self) { try PusherMessage(parsing: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let bytes = Array(#"{"event":"e","data":"a"#.utf8) + [0xFF] + Array(#"\nb"}"#.utf8)
+        let message = try bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }.get()
+        #expect(message.data == "a\u{FFFD}\nb")
+    }
+
     @Test("a bare pusher:ping without data parses")
     func barePing() throws {
         let message = try PusherMessage(parsing: #"{"event":"pusher:ping"}"#)
@@ -65,32 +105,23 @@ struct PusherMessageTests {
         }
     }
 
-    @Test("outbound control messages carry data as an object")
-    func outbound() throws {
-        let subscribe = try JSONValue(parsing: OutboundMessage.subscribe(channel: "a\"b", auth: "k:s", channelData: #"{"user_id":"1"}"#))
-        #expect(subscribe["event"] == .string("pusher:subscribe"))
-        #expect(subscribe["data"]?["channel"] == .string("a\"b"))
-        #expect(subscribe["data"]?["auth"] == .string("k:s"))
-        #expect(subscribe["data"]?["channel_data"] == .string(#"{"user_id":"1"}"#))
-        let unsubscribe = try JSONValue(parsing: OutboundMessage.unsubscribe(channel: "x"))
-        #expect(unsubscribe == .object(["event": .string("pusher:unsubscribe"), "data": .object(["channel": .string("x")])]))
-        #expect(try JSONValue(parsing: OutboundMessage.ping)["data"] == .object([:]))
-        #expect(try JSONValue(parsing: OutboundMessage.pong)["event"] == .string("pusher:pong"))
-    }
-
     @Test("a message round-trips through its server serialisation")
     func roundTrip() throws {
         let original = PusherMessage(event: "ev", channel: "ch", data: "{\"q\":\"\\u0001\"}\n", userID: "u")
         #expect(try PusherMessage(parsing: original.serializedWithStringData) == original)
     }
 
-    @Test("JSON values keep number text and read ids")
-    func jsonValue() throws {
-        let value = try JSONValue(parsing: #"{"socket_id":"1.2","activity_timeout":120,"n":1.50,"id":7}"#)
-        #expect(value["socket_id"]?.stringValue == "1.2")
-        #expect(value["activity_timeout"]?.intValue == 120)
-        #expect(value["n"] == .number("1.50"))
-        #expect(value["id"]?.idValue == "7")
-        #expect(value.jsonText == #"{"activity_timeout":120,"id":7,"n":1.50,"socket_id":"1.2"}"#)
+    @Test("control data parses as JSON; no data is null")
+    func parsedData() throws {
+        #expect(try PusherMessage(event: "e").parsedData() == .null)
+        #expect(try PusherMessage(event: "e", data: #"{"socket_id":"1.2"}"#).parsedData() == .object(["socket_id": "1.2"]))
+        #expect(throws: PusherError.self) { try PusherMessage(event: "e", data: "not json").parsedData() }
+    }
+
+    @Test("the server serialisation sends data as a string, and only the fields there are")
+    func serialisation() {
+        #expect(PusherMessage(event: "e").serializedWithStringData == #"{"event":"e"}"#)
+        #expect(PusherMessage(event: "e", channel: "c", data: #"{"a":1}"#, userID: "7").serializedWithStringData
+            == #"{"event":"e","channel":"c","data":"{\"a\":1}","user_id":"7"}"#)
     }
 }

@@ -7,15 +7,10 @@ public struct ChannelName: Sendable, Hashable, CustomStringConvertible {
         case `private`
         case presence
         case privateEncrypted
-        /// `#server-to-user-{id}`, subscribed by the client itself after sign-in.
-        case serverToUser
     }
 
     public let rawValue: String
     public let kind: Kind
-    /// Whether the name has a `cache-` part (`cache-`, `private-cache-`, `presence-cache-`,
-    /// `private-encrypted-cache-`).
-    public let isCache: Bool
 
     /// Longest name Pusher accepts.
     public static let maximumLength = 164
@@ -37,26 +32,15 @@ public struct ChannelName: Sendable, Hashable, CustomStringConvertible {
                 channel: name
             )
         }
-        self.init(unchecked: name)
-    }
-
-    /// The server-to-user channel of a signed-in user.
-    public static func serverToUser(userID: String) -> ChannelName {
-        ChannelName(unchecked: "#server-to-user-\(userID)")
-    }
-
-    private init(unchecked name: String) {
         self.rawValue = name
-        if name.hasPrefix("#server-to-user-") {
-            (self.kind, self.isCache) = (.serverToUser, false)
-        } else if name.hasPrefix("private-encrypted-") {
-            (self.kind, self.isCache) = (.privateEncrypted, name.hasPrefix("private-encrypted-cache-"))
+        if name.hasPrefix("private-encrypted-") {
+            self.kind = .privateEncrypted
         } else if name.hasPrefix("private-") {
-            (self.kind, self.isCache) = (.private, name.hasPrefix("private-cache-"))
+            self.kind = .private
         } else if name.hasPrefix("presence-") {
-            (self.kind, self.isCache) = (.presence, name.hasPrefix("presence-cache-"))
+            self.kind = .presence
         } else {
-            (self.kind, self.isCache) = (.public, name.hasPrefix("cache-"))
+            self.kind = .public
         }
     }
 
@@ -64,7 +48,7 @@ public struct ChannelName: Sendable, Hashable, CustomStringConvertible {
     public var requiresAuthorization: Bool {
         switch self.kind {
         case .private, .presence, .privateEncrypted: true
-        case .public, .serverToUser: false
+        case .public: false
         }
     }
 

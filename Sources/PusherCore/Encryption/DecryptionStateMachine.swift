@@ -75,9 +75,6 @@ public struct DecryptionStateMachine: Sendable {
 
     public init() {}
 
-    /// Whether `channel` has a key.
-    public func hasKey(_ channel: String) -> Bool { self.channels[channel] != nil }
-
     /// `channel` was (re)subscribed with `key`: it replaces whatever was known.
     public mutating func subscribed(_ channel: String, key: [UInt8]) -> [Action] {
         let actions = self.removed(channel)

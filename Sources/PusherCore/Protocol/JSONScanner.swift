@@ -16,6 +16,18 @@ struct JSONScanner: ~Copyable {
 
     var isAtEnd: Bool { self.position >= self.bytes.count }
 
+    /// Runs `body` over the UTF-8 bytes of `text`, making them contiguous first if needed.
+    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R) throws(JSONError) -> R {
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(JSONError) -> R in try body(bytes) } }.get()
+    }
+
+    /// Runs `body` over `bytes` seen as UTF-8 code units.
+    static func withBytes<R>(of bytes: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R) throws(JSONError) -> R {
+        try bytes.withMemoryRebound(to: UInt8.self) { bytes in Result { () throws(JSONError) -> R in try body(bytes) } }.get()
+    }
+
+    @inline(__always)
     mutating func skipWhitespace() {
         while self.position < self.bytes.count {
             switch self.bytes[self.position] {
@@ -28,12 +40,14 @@ struct JSONScanner: ~Copyable {
     }
 
     /// The next non-whitespace byte, without consuming it.
+    @inline(__always)
     mutating func peek() throws(JSONError) -> UInt8 {
         self.skipWhitespace()
         guard self.position < self.bytes.count else { throw JSONError("unexpected end of input") }
         return self.bytes[self.position]
     }
 
+    @inline(__always)
     mutating func expect(_ byte: UInt8) throws(JSONError) {
         guard try self.peek() == byte else {
             throw JSONError("expected '\(Character(Unicode.Scalar(byte)))' at byte \(self.position)")
@@ -42,6 +56,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Consumes `byte` if it is next; returns whether it did.
+    @inline(__always)
     mutating func consume(_ byte: UInt8) throws(JSONError) -> Bool {
         guard try self.peek() == byte else { return false }
         self.position += 1
@@ -53,54 +68,77 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Reads a string value (the opening quote must be next) and returns it unescaped.
+    ///
+    /// The string is built from the bytes in one copy: directly when it holds no escape (the common
+    /// case), else by unescaping it into a buffer as long as its escaped form (unescaping never makes
+    /// a string longer). Invalid UTF-8 is repaired with U+FFFD.
     mutating func readString() throws(JSONError) -> String {
+        let (range, isEscaped) = try self.readRawString()
+        return isEscaped ? self.unescapedText(range) : self.text(range)
+    }
+
+    /// Reads a string value (the opening quote must be next) and hands its unescaped UTF-8 bytes to
+    /// `body`; a string without escapes is handed over in place, without building a `String`.
+    mutating func readString<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(JSONError) -> R {
+        let (range, isEscaped) = try self.readRawString()
+        guard isEscaped else { return body(UnsafeBufferPointer(rebasing: self.bytes[range])) }
+        var text = self.unescapedText(range)
+        return text.withUTF8(body)
+    }
+
+    /// Reads and validates a string value (the opening quote must be next); returns the range between
+    /// its quotes and whether it holds an escape.
+    private mutating func readRawString() throws(JSONError) -> (range: Range<Int>, isEscaped: Bool) {
         try self.expect(UInt8(ascii: "\""))
         let start = self.position
         // Fast path: no escapes, so the bytes between the quotes are the string.
-        while self.position < self.bytes.count {
-            let byte = self.bytes[self.position]
-            if byte == UInt8(ascii: "\"") {
-                let value = self.text(start..<self.position)
-                self.position += 1
-                return value
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw JSONError("control character in string") }
-            self.position += 1
+        let index = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: start)
+        guard index < self.bytes.count else { throw JSONError("unterminated string") }
+        switch self.bytes[index] {
+        case UInt8(ascii: "\""):
+            self.position = index + 1
+            return (start..<index, false)
+        case UInt8(ascii: "\\"):
+            break
+        default:
+            throw JSONError("control character in string")
         }
-        guard self.position < self.bytes.count else { throw JSONError("unterminated string") }
-        var scalars = String.UnicodeScalarView()
-        var utf8 = Array(UnsafeBufferPointer(rebasing: self.bytes[start..<self.position]))
+        self.position = index
+        let end = try self.validateEscapedString()
+        return (start..<end, true)
+    }
+
+    /// The string whose escaped form (validated, between the quotes) is `range`.
+    private func unescapedText(_ range: Range<Int>) -> String {
+        JSONEscaping.unescapedString(UnsafeBufferPointer(rebasing: self.bytes[range]))
+    }
+
+    /// Reads the rest of a string that has an escape at `position`, validating every escape, and
+    /// returns the index of its closing quote.
+    private mutating func validateEscapedString() throws(JSONError) -> Int {
         while true {
+            self.position = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: self.position)
             guard self.position < self.bytes.count else { throw JSONError("unterminated string") }
             let byte = self.bytes[self.position]
             self.position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
-                return String(scalars)
+                return self.position - 1
             case UInt8(ascii: "\\"):
                 guard self.position < self.bytes.count else { throw JSONError("unterminated escape") }
                 let escaped = self.bytes[self.position]
                 self.position += 1
                 switch escaped {
-                case UInt8(ascii: "\""): utf8.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): utf8.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "/"): utf8.append(UInt8(ascii: "/"))
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    break
                 case UInt8(ascii: "u"):
-                    let scalar = try self.readUnicodeEscape()
-                    utf8.append(contentsOf: String(Character(scalar)).utf8)
+                    _ = try self.readHex4()
                 default:
                     throw JSONError("invalid escape")
                 }
             default:
                 if byte < 0x20 { throw JSONError("control character in string") }
-                utf8.append(byte)
             }
         }
     }
@@ -121,24 +159,6 @@ struct JSONScanner: ~Copyable {
             value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    /// Reads the four hex digits after `\u` (and a following low surrogate when needed).
-    private mutating func readUnicodeEscape() throws(JSONError) -> Unicode.Scalar {
-        let first = try self.readHex4()
-        if (0xD800...0xDBFF).contains(first) {
-            // A high surrogate must be followed by `\uDC00`–`\uDFFF`.
-            guard self.position + 2 <= self.bytes.count,
-                self.bytes[self.position] == UInt8(ascii: "\\"),
-                self.bytes[self.position + 1] == UInt8(ascii: "u")
-            else { return Unicode.Scalar(0xFFFD)! }
-            self.position += 2
-            let second = try self.readHex4()
-            guard (0xDC00...0xDFFF).contains(second) else { return Unicode.Scalar(0xFFFD)! }
-            let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            return Unicode.Scalar(combined) ?? Unicode.Scalar(0xFFFD)!
-        }
-        return Unicode.Scalar(first) ?? Unicode.Scalar(0xFFFD)!
     }
 
     /// Skips one value of any kind, validating it, and returns the byte range it occupied.
@@ -185,7 +205,9 @@ struct JSONScanner: ~Copyable {
 
     private mutating func skipString() throws(JSONError) {
         try self.expect(UInt8(ascii: "\""))
-        while self.position < self.bytes.count {
+        while true {
+            self.position = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: self.position)
+            guard self.position < self.bytes.count else { throw JSONError("unterminated string") }
             let byte = self.bytes[self.position]
             self.position += 1
             switch byte {
@@ -200,10 +222,9 @@ struct JSONScanner: ~Copyable {
                     self.position += 1
                 }
             default:
-                if byte < 0x20 { throw JSONError("control character in string") }
+                throw JSONError("control character in string")
             }
         }
-        throw JSONError("unterminated string")
     }
 
     private mutating func skipLiteral(_ literal: StaticString) throws(JSONError) {
@@ -241,20 +262,5 @@ struct JSONScanner: ~Copyable {
             while self.position < self.bytes.count, isDigit(self.bytes[self.position]) { self.position += 1 }
             guard self.position > exponentStart else { throw JSONError("invalid number") }
         }
-    }
-}
-
-/// Why a piece of JSON could not be read.
-struct JSONError: Error, Sendable {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-}
-
-extension String {
-    /// Runs `body` over the string's UTF-8 bytes, making them contiguous first if needed.
-    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R) throws(JSONError) -> R {
-        var copy = self
-        let result = copy.withUTF8 { buffer in Result { () throws(JSONError) -> R in try body(buffer) } }
-        return try result.get()
     }
 }

@@ -15,7 +15,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses one complete JSON document.
     public init(parsing text: String) throws(PusherError) {
         do {
-            self = try text.withUTF8Bytes { (bytes) throws(JSONError) -> JSONValue in
+            self = try JSONScanner.withBytes(of: text) { (bytes) throws(JSONError) -> JSONValue in
                 var scanner = JSONScanner(bytes)
                 let value = try JSONValue.read(&scanner, depth: 0)
                 scanner.skipWhitespace()
@@ -126,36 +126,6 @@ public enum JSONValue: Sendable, Hashable {
             }
             output += "}"
         }
-    }
-}
-
-/// Writes JSON text by hand for the few messages this client sends.
-public enum JSONWriter {
-    /// Appends `value` as a quoted, escaped JSON string.
-    public static func appendQuoted(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let scalar where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
-    }
-
-    /// `value` as a quoted, escaped JSON string.
-    public static func quoted(_ value: String) -> String {
-        var output = ""
-        appendQuoted(value, to: &output)
-        return output
     }
 }
 

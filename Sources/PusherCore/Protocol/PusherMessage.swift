@@ -23,9 +23,17 @@ public struct PusherMessage: Sendable, Hashable {
     /// Parses the text of one WebSocket message.
     public init(parsing text: String) throws(PusherError) {
         do {
-            self = try text.withUTF8Bytes { (bytes) throws(JSONError) -> PusherMessage in
-                try Self.parseEnvelope(bytes)
-            }
+            self = try JSONScanner.withBytes(of: text, Self.parseEnvelope)
+        } catch {
+            throw PusherError(.malformedMessage, "invalid message: \(error.reason)")
+        }
+    }
+
+    /// Parses one WebSocket message from its UTF-8 bytes, such as a frame's payload, without making
+    /// a `String` of the whole frame first. Invalid UTF-8 inside strings becomes U+FFFD.
+    public init(parsing bytes: UnsafeRawBufferPointer) throws(PusherError) {
+        do {
+            self = try JSONScanner.withBytes(of: bytes, Self.parseEnvelope)
         } catch {
             throw PusherError(.malformedMessage, "invalid message: \(error.reason)")
         }
@@ -40,19 +48,19 @@ public struct PusherMessage: Sendable, Hashable {
         try scanner.expect(UInt8(ascii: "{"))
         if !(try scanner.consume(UInt8(ascii: "}"))) {
             repeat {
-                let key = try scanner.readString()
+                let field = try scanner.readString(Field.init)
                 try scanner.expect(UInt8(ascii: ":"))
-                switch key {
-                case "event":
+                switch field {
+                case .event:
                     guard try scanner.peek() == UInt8(ascii: "\"") else { throw JSONError("event is not a string") }
                     event = try scanner.readString()
-                case "channel":
+                case .channel:
                     channel = try Self.readOptionalString(&scanner)
-                case "data":
+                case .data:
                     data = try Self.readText(&scanner)
-                case "user_id":
+                case .userID:
                     userID = try Self.readText(&scanner)
-                default:
+                case .other:
                     _ = try scanner.skipValue()
                 }
             } while try scanner.consume(UInt8(ascii: ","))
@@ -62,6 +70,26 @@ public struct PusherMessage: Sendable, Hashable {
         guard scanner.isAtEnd else { throw JSONError("trailing characters") }
         guard let event else { throw JSONError("no event name") }
         return PusherMessage(event: event, channel: channel, data: data, userID: userID)
+    }
+
+    /// The envelope's fields, matched on the key's bytes (no `String` is built for a key).
+    private enum Field {
+        case event, channel, data, userID, other
+
+        init(_ key: UnsafeBufferPointer<UInt8>) {
+            switch key.count {
+            case 4 where Self.equal(key, "data"): self = .data
+            case 5 where Self.equal(key, "event"): self = .event
+            case 7 where Self.equal(key, "channel"): self = .channel
+            case 7 where Self.equal(key, "user_id"): self = .userID
+            default: self = .other
+            }
+        }
+
+        private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+            let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            return key.elementsEqual(bytes)
+        }
     }
 
     private static func readOptionalString(_ scanner: inout JSONScanner) throws(JSONError) -> String? {
@@ -108,65 +136,6 @@ public struct PusherMessage: Sendable, Hashable {
             JSONWriter.appendQuoted(userID, to: &output)
         }
         output += "}"
-        return output
-    }
-}
-
-/// Event names the protocol reserves.
-public enum PusherEventName {
-    public static let connectionEstablished = "pusher:connection_established"
-    public static let error = "pusher:error"
-    public static let ping = "pusher:ping"
-    public static let pong = "pusher:pong"
-    public static let subscribe = "pusher:subscribe"
-    public static let unsubscribe = "pusher:unsubscribe"
-    public static let subscriptionError = "pusher:subscription_error"
-    public static let subscriptionSucceeded = "pusher_internal:subscription_succeeded"
-    public static let subscriptionCount = "pusher_internal:subscription_count"
-    public static let memberAdded = "pusher_internal:member_added"
-    public static let memberRemoved = "pusher_internal:member_removed"
-    public static let signIn = "pusher:signin"
-    public static let signInSuccess = "pusher:signin_success"
-    public static let watchlistEvents = "pusher_internal:watchlist_events"
-    public static let cacheMiss = "pusher:cache_miss"
-    public static let internalPrefix = "pusher_internal:"
-    public static let protocolPrefix = "pusher:"
-}
-
-/// The control messages this client sends. `data` is always a JSON object (some servers reject a
-/// string here).
-public enum OutboundMessage {
-    public static let ping = #"{"event":"pusher:ping","data":{}}"#
-    public static let pong = #"{"event":"pusher:pong","data":{}}"#
-
-    public static func subscribe(channel: String, auth: String? = nil, channelData: String? = nil) -> String {
-        var output = #"{"event":"pusher:subscribe","data":{"channel":"#
-        JSONWriter.appendQuoted(channel, to: &output)
-        if let auth {
-            output += #","auth":"#
-            JSONWriter.appendQuoted(auth, to: &output)
-        }
-        if let channelData {
-            output += #","channel_data":"#
-            JSONWriter.appendQuoted(channelData, to: &output)
-        }
-        output += "}}"
-        return output
-    }
-
-    /// `pusher:signin` with the exact `user_data` string that was signed.
-    public static func signIn(auth: String, userData: String) -> String {
-        var output = #"{"event":"pusher:signin","data":{"auth":"#
-        JSONWriter.appendQuoted(auth, to: &output)
-        output += #","user_data":"#
-        JSONWriter.appendQuoted(userData, to: &output)
-        return output + "}}"
-    }
-
-    public static func unsubscribe(channel: String) -> String {
-        var output = #"{"event":"pusher:unsubscribe","data":{"channel":"#
-        JSONWriter.appendQuoted(channel, to: &output)
-        output += "}}"
         return output
     }
 }

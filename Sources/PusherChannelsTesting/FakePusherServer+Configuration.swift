@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+
+extension FakePusherServer {
+    public struct Configuration: Sendable {
+        /// The app key the server accepts; other keys are closed with 4001.
+        public var appKey: String
+        /// The app secret. With one, private and presence subscriptions are accepted only with a
+        /// valid signature (otherwise `pusher:error` "Invalid signature…", as Pusher answers);
+        /// without one they are refused with `pusher:subscription_error`.
+        public var appSecret: String?
+        /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
+        public var activityTimeout: Int?
+        /// Whether `pusher:ping` is answered with `pusher:pong`.
+        public var answersPings: Bool
+        /// Whether `pusher:connection_established` is sent after the upgrade (off holds clients in
+        /// the handshake).
+        public var sendsConnectionEstablished: Bool
+        /// Whether `pusher_internal:subscription_count` is sent to a channel's subscribers when the
+        /// count changes (not on presence channels, as on Pusher).
+        public var sendsSubscriptionCounts: Bool
+        /// How `data` is sent, for events and for the server's own messages: as a JSON string
+        /// holding the data (what Pusher does) or, when the data is a JSON object, as the object
+        /// itself (what some other servers do).
+        public var dataEncoding: DataEncoding
+        /// The app's encryption master key (base64 of 32 bytes). With one, events triggered on
+        /// private-encrypted channels are sealed with the channel's shared secret, and the auth
+        /// endpoint returns `shared_secret`. ``rotateEncryptionMasterKey(_:)`` changes it.
+        public var encryptionMasterKey: String?
+        /// Whether `pusher:signin` is checked and answered (off lets a test answer by hand with
+        /// ``send(raw:to:)``).
+        public var answersSignIn: Bool
+
+        public enum DataEncoding: Sendable {
+            case string
+            case object
+        }
+
+        public init(
+            appKey: String = "fake-app-key",
+            appSecret: String? = nil,
+            activityTimeout: Int? = 120,
+            answersPings: Bool = true,
+            sendsConnectionEstablished: Bool = true,
+            sendsSubscriptionCounts: Bool = false,
+            dataEncoding: DataEncoding = .string,
+            encryptionMasterKey: String? = nil,
+            answersSignIn: Bool = true
+        ) {
+            self.answersSignIn = answersSignIn
+            self.encryptionMasterKey = encryptionMasterKey
+            self.sendsSubscriptionCounts = sendsSubscriptionCounts
+            self.appKey = appKey
+            self.appSecret = appSecret
+            self.activityTimeout = activityTimeout
+            self.answersPings = answersPings
+            self.sendsConnectionEstablished = sendsConnectionEstablished
+            self.dataEncoding = dataEncoding
+        }
+    }
+}

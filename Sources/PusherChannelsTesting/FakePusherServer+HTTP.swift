@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PusherChannels
+
+// The plain-HTTP auth endpoints: channel authorization and user authentication.
+extension FakePusherServer {
+    /// The user-auth endpoint this server serves over plain HTTP:
+    /// `http://127.0.0.1:PORT/pusher/user-auth`. It signs `{"id":"user-<socket id>"}`, or the
+    /// `user_id` form field when one is sent.
+    public nonisolated var userAuthEndpoint: URL {
+        URL(string: "http://\(self.host):\(self.port)/pusher/user-auth")!  // host and port are always valid here
+    }
+
+    /// The auth endpoint this server serves over plain HTTP: `http://127.0.0.1:PORT/pusher/auth`.
+    public nonisolated var authEndpoint: URL {
+        URL(string: "http://\(self.host):\(self.port)/pusher/auth")!  // host and port are always valid here
+    }
+
+    /// Sets how the auth endpoint answers from now on.
+    public func setAuthEndpoint(_ behavior: AuthEndpointBehavior) {
+        self.authEndpointBehavior = behavior
+    }
+
+    /// Plain HTTP: the auth endpoint, or 503 for anything else (refused WebSocket upgrades).
+    nonisolated func serveHTTP(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async throws {
+        try await channel.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var body = ByteBuffer()
+            for try await part in inbound {
+                switch part {
+                case .head(let requestHead): head = requestHead
+                case .body(var chunk): body.writeBuffer(&chunk)
+                case .end: break
+                }
+                guard case .end = part else { continue }
+                var status = HTTPResponseStatus.serviceUnavailable
+                var text = ""
+                if let head, head.method == .POST, head.uri.hasPrefix("/pusher/auth") {
+                    (status, text) = await self.authorize(head: head, body: String(buffer: body))
+                } else if let head, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
+                    (status, text) = await self.authenticateUser(head: head, body: String(buffer: body))
+                }
+                let headers: HTTPHeaders = [
+                    "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)", "Connection": "close",
+                ]
+                try await outbound.write(contentsOf: [
+                    .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
+                    .body(.byteBuffer(ByteBuffer(string: text))),
+                    .end(nil),
+                ])
+                return
+            }
+        }
+    }
+
+    /// Records a request to one of the auth endpoints; returns its form fields.
+    private func recordAuthRequest(head: HTTPRequestHead, body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in head.headers { headers[name.lowercased()] = value }
+        self.authRequests.append(AuthRequest(method: "\(head.method)", headers: headers, fields: fields, body: body))
+        self.changed()
+        return fields
+    }
+
+    private func authenticateUser(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
+        let fields = self.recordAuthRequest(head: head, body: body)
+        if case .respond(let status, let text) = self.authEndpointBehavior { return (HTTPResponseStatus(statusCode: status), text) }
+        guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"] else {
+            return (.forbidden, #"{"error":"cannot sign"}"#)
+        }
+        let userData = #"{"id":"# + JSONWriter.quoted(fields["user_id"] ?? "user-\(socketID)") + "}"
+        let auth = PusherSignature.userAuthentication(key: self.configuration.appKey, secret: secret, socketID: socketID, userData: userData)
+        return (.ok, #"{"auth":"# + JSONWriter.quoted(auth) + #","user_data":"# + JSONWriter.quoted(userData) + "}")
+    }
+
+    private func authorize(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
+        let fields = self.recordAuthRequest(head: head, body: body)
+        switch self.authEndpointBehavior {
+        case .respond(let status, let text):
+            return (HTTPResponseStatus(statusCode: status), text)
+        case .sign:
+            guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"], let channel = fields["channel_name"] else {
+                return (.forbidden, #"{"error":"cannot sign"}"#)
+            }
+            let channelData = channel.hasPrefix("presence-") ? #"{"user_id":"# + JSONWriter.quoted("user-\(socketID)") + "}" : nil
+            let authorization = PusherSignature.channelAuthorization(
+                key: self.configuration.appKey, secret: secret, socketID: socketID, channel: channel, channelData: channelData
+            )
+            var text = #"{"auth":"# + JSONWriter.quoted(authorization.auth)
+            if let channelData { text += #","channel_data":"# + JSONWriter.quoted(channelData) }
+            if channel.hasPrefix("private-encrypted-") {
+                guard let secret = self.sharedSecret(for: channel) else { return (.forbidden, #"{"error":"no encryption master key"}"#) }
+                text += #","shared_secret":"# + JSONWriter.quoted(secret)
+            }
+            return (.ok, text + "}")
+        }
+    }
+}

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import PusherChannels
+
+// Listening on loopback, accepting connections, serving each WebSocket, stopping.
+extension FakePusherServer {
+    private enum UpgradeResult {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String)
+        case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+    }
+
+    /// Starts a server on a free loopback port, runs `body`, then closes every connection and stops.
+    public static func withRunning<Result: Sendable>(
+        configuration: Configuration = Configuration(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (FakePusherServer) async throws -> Result
+    ) async throws -> Result {
+        let refusing = NIOLockedValueBox(false)
+        let refusedCount = NIOLockedValueBox(0)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: "127.0.0.1", port: 0) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                        maxFrameSize: 1 << 24,
+                        shouldUpgrade: { channel, _ in
+                            let refuse = refusing.withLockedValue { $0 }
+                            if refuse { refusedCount.withLockedValue { $0 += 1 } }
+                            return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
+                        },
+                        upgradePipelineHandler: { channel, head in
+                            channel.eventLoop.makeCompletedFuture {
+                                let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
+                                return UpgradeResult.websocket(asyncChannel, uri: head.uri)
+                            }
+                        }
+                    )
+                    let configuration = NIOTypedHTTPServerUpgradeConfiguration(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                                    wrappingChannelSynchronously: channel
+                                )
+                                return UpgradeResult.http(asyncChannel)
+                            }
+                        }
+                    )
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: configuration)
+                    )
+                }
+            }
+        guard let port = listener.channel.localAddress?.port else {
+            throw PusherError(.transportFailed, "the fake server could not read its own port")
+        }
+        let server = FakePusherServer(configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
+            group.addTask {
+                try await withThrowingDiscardingTaskGroup { connections in
+                    try await listener.executeThenClose { inbound in
+                        for try await upgrade in inbound {
+                            connections.addTask { await server.handle(upgrade) }
+                        }
+                    }
+                }
+            }
+            let result: Result
+            do {
+                result = try await body(server)
+            } catch {
+                await server.dropAll()
+                listener.channel.close(promise: nil)
+                group.cancelAll()
+                throw error
+            }
+            await server.dropAll()
+            listener.channel.close(promise: nil)
+            group.cancelAll()
+            return result
+        }
+    }
+
+    private nonisolated func handle(_ upgrade: EventLoopFuture<UpgradeResult>) async {
+        do {
+            switch try await upgrade.get() {
+            case .websocket(let channel, let uri):
+                try await self.serve(channel, uri: uri)
+            case .http(let channel):
+                try await self.serveHTTP(channel)
+            }
+        } catch {
+            // A failed connection concerns only itself.
+        }
+    }
+
+    private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws {
+        let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
+        let id = await self.open(uri: uri, outbox: outbox, channel: channel.channel)
+        defer { outbox.finish() }
+        try await channel.executeThenClose { inbound, outbound in
+            await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await frame in frames {
+                        try await outbound.write(frame)
+                    }
+                }
+                do {
+                    for try await frame in inbound {
+                        guard await self.received(frame, from: id) else { break }
+                    }
+                } catch {}
+                group.cancelAll()
+            }
+        }
+        await self.closed(id)
+    }
+
+    private func dropAll() {
+        self.drop(nil)
+    }
+}
