@@ -188,7 +188,7 @@ struct Listen: AsyncParsableCommand {
                     for await line in Self.standardInputLines() { await Self.sendClientEvent(line, with: client) }
                     return .ended
                 }
-                for channel in channels where channel.hasPrefix("presence-") {
+                for channel in channels where ChannelName.kind(of: channel) == .presence {
                     group.addTask {
                         do {
                             for try await change in client.presence(on: channel) { Output.line(Self.json(change, on: channel)) }

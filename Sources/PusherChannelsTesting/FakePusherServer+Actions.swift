@@ -22,7 +22,7 @@ extension FakePusherServer {
         var data = data
         // Without a master key (or libsodium) the data goes out as given, which clients report as
         // a malformed payload.
-        if channel.hasPrefix("private-encrypted-"), let secret = self.sharedSecret(for: channel),
+        if ChannelName.kind(of: channel) == .privateEncrypted, let secret = self.sharedSecret(for: channel),
             let key = Data(base64Encoded: secret), let sealed = EncryptedPayload.seal(data, key: Array(key))
         {
             data = sealed

@@ -93,13 +93,13 @@ extension FakePusherServer {
             guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"], let channel = fields["channel_name"] else {
                 return (.forbidden, #"{"error":"cannot sign"}"#)
             }
-            let channelData = channel.hasPrefix("presence-") ? #"{"user_id":"# + JSONWriter.quoted("user-\(socketID)") + "}" : nil
+            let channelData = ChannelName.kind(of: channel) == .presence ? #"{"user_id":"# + JSONWriter.quoted("user-\(socketID)") + "}" : nil
             let authorization = PusherSignature.channelAuthorization(
                 key: self.configuration.appKey, secret: secret, socketID: socketID, channel: channel, channelData: channelData
             )
             var text = #"{"auth":"# + JSONWriter.quoted(authorization.auth)
             if let channelData { text += #","channel_data":"# + JSONWriter.quoted(channelData) }
-            if channel.hasPrefix("private-encrypted-") {
+            if ChannelName.kind(of: channel) == .privateEncrypted {
                 guard let secret = self.sharedSecret(for: channel) else { return (.forbidden, #"{"error":"no encryption master key"}"#) }
                 text += #","shared_secret":"# + JSONWriter.quoted(secret)
             }

@@ -156,7 +156,7 @@ extension FakePusherServer {
     /// sender's `user_id` on presence channels; refuses it on other channels or when not subscribed.
     private func relayClientEvent(_ message: PusherMessage, from id: Int) {
         guard let channel = message.channel, self.live[id]?.connection.subscriptions.contains(channel) == true,
-            channel.hasPrefix("private-") || channel.hasPrefix("presence-"), !channel.hasPrefix("private-encrypted-")
+            [.private, .presence].contains(ChannelName.kind(of: channel))
         else {
             self.sendError(message: "Client event rejected: not subscribed to a private or presence channel", code: nil, to: id)
             return
@@ -168,7 +168,7 @@ extension FakePusherServer {
 
     /// Tells every subscriber of `channel` how many connections are subscribed to it.
     private func sendSubscriptionCount(of channel: String) {
-        guard self.configuration.sendsSubscriptionCounts, !channel.hasPrefix("presence-") else { return }
+        guard self.configuration.sendsSubscriptionCounts, ChannelName.kind(of: channel) != .presence else { return }
         let subscribers = self.subscribers(of: channel)
         let message = PusherMessage(event: PusherEventName.subscriptionCount, channel: channel, data: #"{"subscription_count":\#(subscribers.count)}"#)
         for id in subscribers { self.sendText(self.encode(message), to: id) }

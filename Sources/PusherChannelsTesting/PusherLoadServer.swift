@@ -67,7 +67,7 @@ public actor PusherLoadServer {
     public static func authorizer(encryptionKey: [UInt8] = Configuration.defaultEncryptionKey) -> ChannelAuthorizer {
         let sharedSecret = Data(encryptionKey).base64EncodedString()
         return ChannelAuthorizer { _, channel in
-            ChannelAuthorization(auth: "load:unsigned", sharedSecret: channel.hasPrefix("private-encrypted-") ? sharedSecret : nil)
+            ChannelAuthorization(auth: "load:unsigned", sharedSecret: ChannelName.kind(of: channel) == .privateEncrypted ? sharedSecret : nil)
         }
     }
 

@@ -41,7 +41,7 @@ public struct ChannelAuthorizer: Sendable {
     ) -> ChannelAuthorizer {
         ChannelAuthorizer { socketID, channel in
             var channelData: String?
-            if channel.hasPrefix("presence-") {
+            if ChannelName.kind(of: channel) == .presence {
                 guard let presenceMember else {
                     throw PusherError(.authorizationFailed, "presence channels need a presence member to sign channel_data", channel: channel)
                 }
@@ -54,7 +54,7 @@ public struct ChannelAuthorizer: Sendable {
                 channel: channel,
                 channelData: channelData
             )
-            if channel.hasPrefix("private-encrypted-") {
+            if ChannelName.kind(of: channel) == .privateEncrypted {
                 guard let masterKey else {
                     throw PusherError(.authorizationFailed, "private-encrypted channels need the encryption master key to sign", channel: channel)
                 }

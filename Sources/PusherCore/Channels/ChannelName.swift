@@ -33,15 +33,7 @@ public struct ChannelName: Sendable, Hashable, CustomStringConvertible {
             )
         }
         self.rawValue = name
-        if name.hasPrefix("private-encrypted-") {
-            self.kind = .privateEncrypted
-        } else if name.hasPrefix("private-") {
-            self.kind = .private
-        } else if name.hasPrefix("presence-") {
-            self.kind = .presence
-        } else {
-            self.kind = .public
-        }
+        self.kind = Self.kind(of: name)
     }
 
     /// Whether subscribing needs an authorization signature.

@@ -35,7 +35,7 @@ extension ClientEngine {
                 actions.append(.report(error))
                 continue
             }
-            if Self.isProtocolEvent(message.event) {
+            if PusherEventName.isProtocolEvent(message.event) {
                 // A socket being closed only delivers its last channel events.
                 if isActive { self.handleProtocolMessage(message, generation: generation, at: now, into: &actions) }
             } else {
@@ -134,12 +134,6 @@ extension ClientEngine {
         guard let channel = message.channel, let consumers = self.consumers.channels[channel] else { return }
         let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
         self.fanOut(event, to: consumers, into: &actions)
-    }
-
-    /// Whether `name` is reserved by the protocol: exactly the `pusher:` and `pusher_internal:`
-    /// prefixes (an app event named `pusher-update` is an ordinary event).
-    static func isProtocolEvent(_ name: String) -> Bool {
-        name.utf8.first == UInt8(ascii: "p") && (name.hasPrefix("pusher:") || name.hasPrefix(PusherEventName.internalPrefix))
     }
 
     /// Reads `{"message", "code"}` from a `pusher:error`, whether `data` is an object, a JSON
