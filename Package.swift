@@ -1,5 +1,4 @@
 // swift-tools-version: 6.1
-// (6.1 because hummingbird-project/swift-websocket's manifest requires it.)
 import PackageDescription
 
 /// Upcoming-feature flags applied to every target of this package (see the loop at the bottom).
@@ -19,7 +18,6 @@ let package = Package(
         .executable(name: "pusher-channels", targets: ["PusherChannelsCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/swift-websocket.git", from: "1.6.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -52,10 +50,11 @@ let package = Package(
                 "PusherCore",
                 .target(name: "COpenSSLCrypto", condition: .when(platforms: [.linux])),
                 .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
-                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),

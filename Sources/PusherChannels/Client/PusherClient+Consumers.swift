@@ -17,7 +17,7 @@ extension PusherClient {
         buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelSequence { () async throws(PusherError) in
+        return ChannelEventSequence { () async throws(PusherError) in
             try await self.addEventConsumer(.channel(channel, eventName: eventName, authorization: authorization), channel: channel, buffering: buffering)
         }
     }
@@ -26,7 +26,7 @@ extension PusherClient {
     /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelSequence { () async throws(PusherError) in try await self.addEventConsumer(.all, channel: "", buffering: buffering) }
+        return ChannelEventSequence { () async throws(PusherError) in try await self.addEventConsumer(.all, channel: "", buffering: buffering) }
     }
 
     /// Membership changes of a presence channel: the current members first (and again after every
@@ -35,7 +35,7 @@ extension PusherClient {
     /// gives `channel_data`, or an `authorization` you obtained for the current connection (see
     /// ``ProvidedAuthorization``).
     public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil) -> PresenceChangeSequence {
-        ChannelSequence { () async throws(PusherError) in
+        PresenceChangeSequence { () async throws(PusherError) in
             try await self.addPresenceConsumer(channel: channel, authorization: authorization)
         }
     }

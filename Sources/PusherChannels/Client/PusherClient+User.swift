@@ -30,7 +30,7 @@ extension PusherClient {
     /// those named `eventName`. Does not sign in by itself; see ``signIn()``.
     public nonisolated func userEvents(named eventName: String? = nil, buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelSequence { () async throws(PusherError) in
+        return ChannelEventSequence { () async throws(PusherError) in
             try await self.addEventConsumer(.user(eventName: eventName), channel: Self.userEventsConsumers, buffering: buffering)
         }
     }

@@ -76,7 +76,7 @@ public actor PusherClient: Service {
     /// Creates a client whose timers run on `clock` (a virtual clock in tests).
     public init<C: Clock>(key: String, options: PusherClientOptions = .init(), clock: C, logger: Logger? = nil)
     where C.Duration == Duration {
-        self.init(key: key, options: options, clock: clock, logger: logger, transport: WebSocketTransport())
+        self.init(key: key, options: options, clock: clock, logger: logger, transport: NIOWebSocketTransport())
     }
 
     /// Creates a client that connects through `transport` (an in-memory one in tests).

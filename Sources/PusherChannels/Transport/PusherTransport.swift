@@ -5,7 +5,7 @@ import NIOSSL
 import PusherCore
 
 /// The seam between the client and the network: something that opens a WebSocket, hands its
-/// inbound messages over in batches, and sends text. ``WebSocketTransport`` is the real one; tests
+/// inbound messages over in batches, and sends text. ``NIOWebSocketTransport`` is the real one; tests
 /// use an in-memory one (`PusherChannelsTesting`), so client behaviour is tested without sockets.
 package protocol PusherTransport: Sendable {
     /// Opens a WebSocket to `url` and runs `session` while it is open.

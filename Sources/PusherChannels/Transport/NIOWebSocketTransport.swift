@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import PusherCore
+
+/// The real transport: a WebSocket over SwiftNIO (TLS through NIOSSL, framing and the upgrade from
+/// NIOWebSocket). Frames are handled on the event loop by ``PusherFrameHandler``, which hands each
+/// socket read's messages to the client at once.
+package struct NIOWebSocketTransport: PusherTransport {
+    private let group: any EventLoopGroup
+
+    package init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.group = group
+    }
+
+    package func connect(
+        to url: String,
+        configuration: TransportConfiguration,
+        session: @Sendable (any TransportConnection) async throws -> Void
+    ) async throws -> TransportClose? {
+        let target = try WebSocketURL(parsing: url)
+        let eventLoop = self.group.next()
+        let mailbox = InboundMailbox()
+        let outcome = ConnectionOutcomeBox()
+        let upgraded = eventLoop.makePromise(of: Void.self)
+        let sslContext = try target.useTLS ? NIOSSLContext(configuration: configuration.tlsConfiguration ?? .makeClientConfiguration()) : nil
+        let maximumMessageSize = configuration.maximumMessageSize
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let sslContext {
+                        try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
+                    }
+                    let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maximumMessageSize, automaticErrorHandling: false) { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                PusherFrameHandler(mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize)
+                            )
+                            upgraded.succeed()
+                        }
+                    }
+                    let requestHandler = UpgradeRequestHandler(url: target, upgraded: upgraded)
+                    let boundRequestHandler = NIOLoopBound(requestHandler, eventLoop: channel.eventLoop)
+                    try pipeline.addHTTPClientHandlers(
+                        leftOverBytesStrategy: .forwardBytes,
+                        withClientUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                            context.pipeline.syncOperations.removeHandler(boundRequestHandler.value, promise: nil)
+                        })
+                    )
+                    try pipeline.addHandler(requestHandler)
+                }
+            }
+        let channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+        do {
+            try await upgraded.futureResult.get()
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+        let connection = Connection(channel: channel, mailbox: mailbox, outcome: outcome)
+        try await withTaskCancellationHandler {
+            try await session(connection)
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+        channel.close(promise: nil)
+        try? await channel.closeFuture.get()
+        if let close = outcome.closeFrame { return close }
+        if let error = outcome.error { throw error }
+        return nil
+    }
+
+    private struct Connection: TransportConnection {
+        let channel: any Channel
+        let mailbox: InboundMailbox
+        let outcome: ConnectionOutcomeBox
+
+        func receive() async throws -> [ClientEngine.InboundFrame]? {
+            await self.mailbox.take()
+        }
+
+        func send(_ text: String) async throws {
+            let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
+            try await self.channel.writeAndFlush(frame)
+        }
+
+        func close() async throws {
+            guard self.outcome.startClose() else { return }
+            var data = self.channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: .normalClosure)
+            try await self.channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+        }
+    }
+}

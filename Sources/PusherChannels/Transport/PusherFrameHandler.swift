@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+
+import NIOCore
+import NIOWebSocket
+import PusherCore
+
+/// The WebSocket end of the pipeline, on the event loop: assembles messages from frames, answers
+/// pings and the close handshake, and hands every message of one socket read to the client in one
+/// batch (at `channelReadComplete`), so the client hops once per read, not once per message.
+final class PusherFrameHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let mailbox: InboundMailbox
+    private let outcome: ConnectionOutcomeBox
+    private let maximumMessageSize: Int
+    private var batch: [ClientEngine.InboundFrame] = []
+    /// A fragmented message being assembled, and whether it is text.
+    private var fragments: ByteBuffer?
+    private var fragmentsAreText = false
+
+    init(mailbox: InboundMailbox, outcome: ConnectionOutcomeBox, maximumMessageSize: Int) {
+        self.mailbox = mailbox
+        self.outcome = outcome
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = self.unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text, .binary:
+            guard self.fragments == nil else { return self.fail(context, .protocolError, "a new message began inside a fragmented one") }
+            if frame.fin {
+                self.append(frame.unmaskedData, isText: frame.opcode == .text)
+            } else {
+                self.fragments = frame.unmaskedData
+                self.fragmentsAreText = frame.opcode == .text
+            }
+        case .continuation:
+            guard var fragments = self.fragments else { return self.fail(context, .protocolError, "a continuation frame without a message") }
+            var data = frame.unmaskedData
+            guard fragments.readableBytes + data.readableBytes <= self.maximumMessageSize else {
+                return self.fail(context, .messageTooLarge, "a message is larger than \(self.maximumMessageSize) bytes (maximumMessageSize)")
+            }
+            fragments.writeBuffer(&data)
+            if frame.fin {
+                self.fragments = nil
+                self.append(fragments, isText: self.fragmentsAreText)
+            } else {
+                self.fragments = fragments
+            }
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(self.wrapOutboundOut(pong), promise: nil)
+        case .pong:
+            break
+        case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readInteger(as: UInt16.self).map(Int.init) ?? 1005
+            let reason = data.readString(length: data.readableBytes).flatMap { $0.isEmpty ? nil : $0 }
+            self.outcome.received(TransportClose(code: code, reason: reason))
+            if self.outcome.startClose() {
+                // Echo the code, as the close handshake asks.
+                var echo = context.channel.allocator.buffer(capacity: 2)
+                echo.writeInteger(UInt16(code == 1005 ? 1000 : code))
+                let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
+                context.writeAndFlush(self.wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            } else {
+                context.close(promise: nil)
+            }
+        default:
+            self.fail(context, .protocolError, "a frame with a reserved opcode")
+        }
+    }
+
+    private func append(_ buffer: ByteBuffer, isText: Bool) {
+        self.batch.append(isText ? .text(String(buffer: buffer)) : .binary)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        self.flush()
+        context.fireChannelReadComplete()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.flush()
+        self.mailbox.close()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        self.outcome.failed(error)
+        context.close(promise: nil)
+    }
+
+    private func flush() {
+        guard !self.batch.isEmpty else { return }
+        self.mailbox.put(contentsOf: self.batch)
+        self.batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Closes the connection with `code` after a protocol violation, and remembers why.
+    private func fail(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode, _ message: String) {
+        self.outcome.failed(PusherError(code == .messageTooLarge ? .malformedMessage : .transportFailed, message))
+        guard self.outcome.startClose() else { return context.close(promise: nil) }
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
+        context.writeAndFlush(self.wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+}
