@@ -52,7 +52,7 @@ extension PusherClient {
     ) throws(PusherError) -> (ConsumerBuffer<ChannelEvent>, ListenerToken)? {
         guard let (id, actions) = try self.engine.addConsumer(request) else { return nil }
         let buffer = ConsumerBuffer<ChannelEvent>(id: id, channel: channel, policy: buffering)
-        self.eventConsumers[id] = buffer
+        self.eventConsumers[id] = EventConsumer(id: id, buffer: buffer)
         self.perform(actions)
         return (buffer, ListenerToken(id: id, commands: self.commands))
     }

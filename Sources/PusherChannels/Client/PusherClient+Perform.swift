@@ -7,22 +7,15 @@ extension PusherClient {
     /// Performs the engine's actions, in order. The only place where the engine's decisions turn
     /// into I/O: socket writes, child tasks, consumer buffers, notifications.
     func perform(_ actions: [ClientEngine.Action]) {
-        // Consumers to wake (once each, after the whole batch) and consumers to forget.
-        var wakes: [ConsumerBuffer<ChannelEvent>] = []
+        // Consumers with staged events (handed over once each, after the batch) and consumers to forget.
+        var staged: [EventConsumer] = []
         var failed: [Int] = []
         for action in actions {
             switch action {
             case .deliver(let event, let id):
-                guard let buffer = self.eventConsumers[id] else { continue }
-                switch buffer.append(event) {
-                case .appended(let wake):
-                    if wake { wakes.append(buffer) }
-                case .dropped:
-                    break
-                case .failed, .gone:
-                    wakes.append(buffer)
-                    failed.append(id)
-                }
+                guard let consumer = self.eventConsumers[id] else { continue }
+                if consumer.staged.isEmpty { staged.append(consumer) }
+                consumer.staged.append(event)
             case .deliverPresence(let change, let id):
                 guard let buffer = self.presenceConsumers[id] else { continue }
                 switch buffer.append(change) {
@@ -32,7 +25,10 @@ extension PusherClient {
                     failed.append(id)
                 }
             case .finishConsumer(let id, let error):
-                self.eventConsumers.removeValue(forKey: id)?.finish(throwing: error)
+                if let consumer = self.eventConsumers.removeValue(forKey: id) {
+                    _ = consumer.flush()
+                    consumer.buffer.finish(throwing: error)
+                }
                 self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
             case .consumersChanged(let channel):
                 self.consumersChanged(on: channel)
@@ -91,21 +87,30 @@ extension PusherClient {
                 self.commands.yield(.finish)
             }
         }
-        // One wake per consumer per batch, after every event of the batch is buffered.
-        for buffer in wakes { buffer.wake() }
+        // One hand-over (one lock, one wake) per consumer per batch.
+        for consumer in staged where !consumer.flush() { failed.append(consumer.id) }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }
 
-    /// Hands every message of one socket read to the engine and performs the outcome: one hop to
-    /// this actor per batch, not per event.
+    /// Hands the messages of socket reads to the engine and performs the outcome: one hop to this
+    /// actor per batch, not per event. Large batches go in slices, so that consumers are woken
+    /// while the rest of the batch is still being handled.
     func received(_ frames: [ClientEngine.InboundFrame], generation: Int) {
         var actions = self.actionBuffer
         self.actionBuffer = []
-        actions.removeAll(keepingCapacity: true)
-        self.engine.received(frames, generation: generation, at: self.clock.now, into: &actions)
-        self.perform(actions)
+        var start = frames.startIndex
+        while start < frames.endIndex {
+            let end = min(start + Self.sliceSize, frames.endIndex)
+            actions.removeAll(keepingCapacity: true)
+            self.engine.received(frames[start..<end], generation: generation, at: self.clock.now, into: &actions)
+            self.perform(actions)
+            start = end
+        }
         self.actionBuffer = actions
     }
+
+    /// How many messages are handled between two wake-ups of waiting consumers.
+    static let sliceSize = 128
 
     func consumersChanged(on channel: String) {
         guard !self.consumerWaiters.isEmpty else { return }

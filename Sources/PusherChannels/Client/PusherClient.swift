@@ -54,7 +54,7 @@ public actor PusherClient: Service {
     private var runPhase = RunPhase.idle
     /// Every protocol decision is the engine's; this actor performs its actions.
     var engine: ClientEngine
-    var eventConsumers: [Int: ConsumerBuffer<ChannelEvent>] = [:]
+    var eventConsumers: [Int: EventConsumer] = [:]
     var presenceConsumers: [Int: ConsumerBuffer<PresenceChange>] = [:]
     var connections: [Int: ConnectionHandle] = [:]
     var reconnectTimers: [Int: OneShotSignal] = [:]

@@ -37,6 +37,12 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         var reserved = false
         var cancelled = false
         var end: End?
+
+        mutating func takeWaiter() -> UnsafeContinuation<Void, Never>? {
+            self.wakeDue = false
+            defer { self.waiter = nil }
+            return self.waiter
+        }
     }
 
     private enum Taken {
@@ -62,31 +68,53 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     package func append(_ element: Element) -> AppendResult {
         self.state.withLockedValue { state in
-            guard state.end == nil else { return .gone }
-            let reserved = state.reserved ? 1 : 0
-            if state.elements.count < self.limit + reserved {
-                state.elements.append(element)
-                guard state.waiter != nil, !state.wakeDue else { return .appended(wake: false) }
-                state.wakeDue = true
-                return .appended(wake: true)
+            let result = self.add(element, to: &state)
+            guard case .appended = result, state.waiter != nil, !state.wakeDue else { return result }
+            state.wakeDue = true
+            return .appended(wake: true)
+        }
+    }
+
+    /// Appends the elements of one batch under one lock and wakes the consumer if it waits.
+    ///
+    /// - Returns: False when the consumer is gone or was just failed (the client then forgets it).
+    package func deliver(contentsOf elements: [Element]) -> Bool {
+        let (alive, waiter) = self.state.withLockedValue { state -> (Bool, UnsafeContinuation<Void, Never>?) in
+            for element in elements {
+                switch self.add(element, to: &state) {
+                case .appended, .dropped: continue
+                case .failed, .gone: return (false, state.takeWaiter())
+                }
             }
-            switch self.whenFull {
-            case .dropNewest:
-                return .dropped
-            case .dropOldest:
-                state.elements.remove(at: reserved)
-                state.elements.append(element)
-                return .dropped
-            case .fail:
-                state.end = .failed(
-                    PusherError(
-                        .consumerTooSlow,
-                        "the consumer fell more than its buffer behind; later elements were not delivered to it",
-                        channel: self.channel
-                    )
+            return (true, state.elements.isEmpty ? nil : state.takeWaiter())
+        }
+        waiter?.resume()
+        return alive
+    }
+
+    private func add(_ element: Element, to state: inout State) -> AppendResult {
+        guard state.end == nil else { return .gone }
+        let reserved = state.reserved ? 1 : 0
+        if state.elements.count < self.limit + reserved {
+            state.elements.append(element)
+            return .appended(wake: false)
+        }
+        switch self.whenFull {
+        case .dropNewest:
+            return .dropped
+        case .dropOldest:
+            state.elements.remove(at: reserved)
+            state.elements.append(element)
+            return .dropped
+        case .fail:
+            state.end = .failed(
+                PusherError(
+                    .consumerTooSlow,
+                    "the consumer fell more than its buffer behind; later elements were not delivered to it",
+                    channel: self.channel
                 )
-                return .failed
-            }
+            )
+            return .failed
         }
     }
 

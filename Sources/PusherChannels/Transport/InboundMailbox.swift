@@ -3,18 +3,32 @@
 import NIOConcurrencyHelpers
 import PusherCore
 
-/// Inbound messages between a transport's reader and the client: the reader puts them in one by
-/// one, the client takes all that are there at once, so one hop to the client handles a batch.
+/// Inbound messages between a transport's reader and the client: the reader puts them in, the
+/// client takes all that are there at once, so one hop to the client handles a batch.
+///
+/// It is bounded: once `limit` messages wait, ``put(contentsOf:)`` tells the reader to stop
+/// reading from the socket, and the next ``take()`` calls the resume handler. A client that is
+/// busy thus slows the server down through TCP instead of growing memory without bound.
 package final class InboundMailbox: Sendable {
     private struct State {
         var frames: [ClientEngine.InboundFrame] = []
         var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
+        var isPaused = false
+        var onResume: (@Sendable () -> Void)?
     }
 
     private let state = NIOLockedValueBox(State())
+    private let limit: Int
 
-    package init() {}
+    package init(limit: Int = 4096) {
+        self.limit = limit
+    }
+
+    /// What the reader does to read again after it was told to stop.
+    package func setResumeHandler(_ resume: @escaping @Sendable () -> Void) {
+        self.state.withLockedValue { $0.onResume = resume }
+    }
 
     /// Adds one message; wakes the client if it waits.
     package func put(_ frame: ClientEngine.InboundFrame) {
@@ -27,13 +41,18 @@ package final class InboundMailbox: Sendable {
     }
 
     /// Adds the messages of one read at once; wakes the client if it waits.
-    package func put(contentsOf frames: [ClientEngine.InboundFrame]) {
-        let waiter = self.state.withLockedValue { state in
+    ///
+    /// - Returns: False when the reader should stop reading until the resume handler is called.
+    @discardableResult
+    package func put(contentsOf frames: [ClientEngine.InboundFrame]) -> Bool {
+        let (waiter, keepReading) = self.state.withLockedValue { state in
             state.frames.append(contentsOf: frames)
+            if state.frames.count >= self.limit { state.isPaused = true }
             defer { state.waiter = nil }
-            return state.waiter
+            return (state.waiter, !state.isPaused)
         }
         waiter?.resume()
+        return keepReading
     }
 
     /// No more messages will come.
@@ -50,13 +69,19 @@ package final class InboundMailbox: Sendable {
     /// task is cancelled.
     package func take() async -> [ClientEngine.InboundFrame]? {
         while true {
-            let taken = self.state.withLockedValue { state -> [ClientEngine.InboundFrame]?? in
+            let (taken, resume) = self.state.withLockedValue { state -> ([ClientEngine.InboundFrame]??, (@Sendable () -> Void)?) in
+                var resume: (@Sendable () -> Void)?
+                if state.isPaused {
+                    state.isPaused = false
+                    resume = state.onResume
+                }
                 if !state.frames.isEmpty {
                     defer { state.frames = [] }
-                    return .some(state.frames)
+                    return (.some(state.frames), resume)
                 }
-                return state.isClosed ? .some(nil) : .none
+                return (state.isClosed ? .some(nil) : .none, resume)
             }
+            resume?()
             if let taken { return taken }
             if Task.isCancelled { return nil }
             await withTaskCancellationHandler {

@@ -7,8 +7,10 @@ import PusherCore
 /// The WebSocket end of the pipeline, on the event loop: assembles messages from frames, answers
 /// pings and the close handshake, and hands every message of one socket read to the client in one
 /// batch (at `channelReadComplete`), so the client hops once per read, not once per message.
-final class PusherFrameHandler: ChannelInboundHandler {
+/// Stops reading from the socket while the client has too much to do (see ``InboundMailbox``).
+final class PusherFrameHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let mailbox: InboundMailbox
@@ -18,11 +20,44 @@ final class PusherFrameHandler: ChannelInboundHandler {
     /// A fragmented message being assembled, and whether it is text.
     private var fragments: ByteBuffer?
     private var fragmentsAreText = false
+    private var isReadingPaused = false
+    private var isReadPending = false
+    private var context: ChannelHandlerContext?
 
     init(mailbox: InboundMailbox, outcome: ConnectionOutcomeBox, maximumMessageSize: Int) {
         self.mailbox = mailbox
         self.outcome = outcome
         self.maximumMessageSize = maximumMessageSize
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        self.mailbox.setResumeHandler {
+            eventLoop.execute { handler.value.resumeReading() }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // The mailbox's resume handler refers to this handler: break the cycle.
+        self.mailbox.setResumeHandler {}
+        self.context = nil
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if self.isReadingPaused {
+            self.isReadPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    private func resumeReading() {
+        self.isReadingPaused = false
+        guard self.isReadPending, let context = self.context else { return }
+        self.isReadPending = false
+        context.read()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -85,6 +120,7 @@ final class PusherFrameHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         self.flush()
         self.mailbox.close()
+        self.mailbox.setResumeHandler {}
         context.fireChannelInactive()
     }
 
@@ -95,7 +131,7 @@ final class PusherFrameHandler: ChannelInboundHandler {
 
     private func flush() {
         guard !self.batch.isEmpty else { return }
-        self.mailbox.put(contentsOf: self.batch)
+        if !self.mailbox.put(contentsOf: self.batch) { self.isReadingPaused = true }
         self.batch.removeAll(keepingCapacity: true)
     }
 
