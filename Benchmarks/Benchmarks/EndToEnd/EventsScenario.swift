@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+
+import Benchmark
+import PusherChannels
+import PusherChannelsTesting
+
+/// One iteration of an events benchmark: connect one client to a load server, subscribe to every
+/// channel (one consumer task each), then measure from the server's first write until every
+/// consumer has its share of the events (round-robin, as the server sends them).
+struct EventsScenario {
+    var channels: Int
+    var encrypted: Bool
+    var events = 200_000
+    var payloadBytes = 100
+
+    func run(_ benchmark: Benchmark) async throws {
+        let configuration = PusherLoadServer.Configuration(
+            channelCount: self.channels,
+            payloadBytes: self.payloadBytes,
+            encrypted: self.encrypted
+        )
+        try await PusherLoadServer.withRunning(configuration: configuration) { server in
+            let client = PusherClient(key: "load", options: server.clientOptions())
+            try await withRunning(client) { client in
+                var started: (instant: ContinuousClock.Instant, usage: ResourceUsage)?
+                try await withThrowingDiscardingTaskGroup { consumers in
+                    for (index, channel) in configuration.channels.enumerated() {
+                        let quota = self.events / self.channels + (index < self.events % self.channels ? 1 : 0)
+                        consumers.addTask {
+                            var received = 0
+                            // Room for every event of the channel: a consumer that lags shows as memory,
+                            // not as a consumerTooSlow failure.
+                            let buffering = BufferingPolicy(limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail)
+                            for try await _ in client.events(on: channel, buffering: buffering) {
+                                received += 1
+                                if received == quota { return }
+                            }
+                            throw PusherError(.connectionClosed, "\(channel) ended after \(received) of \(quota) events")
+                        }
+                    }
+                    await server.waitUntilSubscribed()
+                    started = (.now, .current())
+                    benchmark.startMeasurement()
+                    await server.send(events: self.events)
+                }
+                let ended = (instant: ContinuousClock.Instant.now, usage: ResourceUsage.current())
+                benchmark.stopMeasurement()
+                guard let started else { return }
+                let (seconds, attoseconds) = (ended.instant - started.instant).components
+                let elapsed = Double(seconds) + Double(attoseconds) / 1e18
+                benchmark.measurement(EndToEndMetrics.eventsPerSecond, Int(Double(self.events) / elapsed))
+                let cpu = ended.usage.cpuSeconds - started.usage.cpuSeconds
+                benchmark.measurement(EndToEndMetrics.cpuNanosPerEvent, Int(cpu * 1e9 / Double(self.events)))
+            }
+        }
+    }
+}

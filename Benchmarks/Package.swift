@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// The package's benchmarks (ordo-one/benchmark), in a package of their own so that users of
+// swift-pusher-channels never resolve the benchmark library. Run them with ../scripts/benchmark.
+import PackageDescription
+
+let package = Package(
+    name: "swift-pusher-channels-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "swift-pusher-channels", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // End to end through the public API: a PusherLoadServer on loopback, one PusherClient.
+        .executableTarget(
+            name: "EndToEnd",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PusherChannels", package: "swift-pusher-channels"),
+                .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+            ],
+            path: "Benchmarks/EndToEnd",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
