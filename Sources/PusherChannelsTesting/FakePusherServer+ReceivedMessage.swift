@@ -7,7 +7,12 @@ extension FakePusherServer {
     public struct ReceivedMessage: Sendable, Hashable {
         public var text: String
         /// The parsed envelope, nil when the text was not a valid message.
-        public var message: PusherMessage?
+        package var message: PusherMessage?
+        /// The event name, nil when the text was not a valid message.
         public var event: String? { self.message?.event }
+        /// The channel named in the envelope, if any.
+        public var channel: String? { self.message?.channel }
+        /// The `data` field as text (an object's exact JSON, a string unescaped once), if any.
+        public var data: String? { self.message?.data }
     }
 }

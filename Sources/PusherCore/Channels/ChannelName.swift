@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
 
 /// A validated Pusher channel name and what kind of channel it names.
-public struct ChannelName: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
+package struct ChannelName: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable {
         case `public`
         case `private`
         case presence
         case privateEncrypted
     }
 
-    public let rawValue: String
-    public let kind: Kind
+    package let rawValue: String
+    package let kind: Kind
 
     /// Longest name Pusher accepts.
-    public static let maximumLength = 164
+    package static let maximumLength = 164
 
     /// Validates `name`: 1–164 characters from `A–Z a–z 0–9 _ - = @ , . ;`; names starting with `#`
     /// are reserved.
-    public init(validating name: String) throws(PusherError) {
+    package init(validating name: String) throws(PusherError) {
         guard !name.isEmpty else { throw PusherError(.invalidChannelName, "channel name is empty") }
         guard name.utf8.count <= Self.maximumLength else {
             throw PusherError(.invalidChannelName, "channel name is longer than \(Self.maximumLength) characters", channel: name)
@@ -37,14 +37,14 @@ public struct ChannelName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether subscribing needs an authorization signature.
-    public var requiresAuthorization: Bool {
+    package var requiresAuthorization: Bool {
         switch self.kind {
         case .private, .presence, .privateEncrypted: true
         case .public: false
         }
     }
 
-    public var description: String { self.rawValue }
+    package var description: String { self.rawValue }
 
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {

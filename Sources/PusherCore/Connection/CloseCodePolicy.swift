@@ -6,12 +6,12 @@
 /// - 4100–4199: reconnect, no sooner than one second, backing off.
 /// - 4200–4299: reconnect at once.
 /// - anything else, including no code at all (abnormal closure) and transport errors: back off.
-public enum CloseCodePolicy: Sendable, Hashable {
+package enum CloseCodePolicy: Sendable, Hashable {
     case doNotReconnect
     case reconnectWithBackoff(minimumDelay: Duration)
     case reconnectImmediately
 
-    public init(closeCode: Int?) {
+    package init(closeCode: Int?) {
         switch closeCode {
         case .some(4000...4099): self = .doNotReconnect
         case .some(4100...4199): self = .reconnectWithBackoff(minimumDelay: .seconds(1))

@@ -16,19 +16,19 @@
 ///   ``watchdogFired(generation:at:random:)`` and sleeps for as long as the answer says. The
 ///   watchdog covers the handshake timeout, the activity timeout (ping), the pong timeout and the
 ///   close timeout.
-public struct ConnectionStateMachine: Sendable {
-    public struct Configuration: Sendable, Hashable {
+package struct ConnectionStateMachine: Sendable {
+    package struct Configuration: Sendable, Hashable {
         /// Inactivity after which the client pings; the server's `activity_timeout` lowers it.
-        public var activityTimeout: Duration
+        package var activityTimeout: Duration
         /// How long to wait for any message after a ping before dropping the socket.
-        public var pongTimeout: Duration
+        package var pongTimeout: Duration
         /// How long the socket may take to open and deliver `pusher:connection_established`.
-        public var handshakeTimeout: Duration
+        package var handshakeTimeout: Duration
         /// How long a socket the client closed may take to finish the close handshake.
-        public var closeTimeout: Duration
-        public var backoff: Backoff
+        package var closeTimeout: Duration
+        package var backoff: Backoff
 
-        public init(
+        package init(
             activityTimeout: Duration = .seconds(120),
             pongTimeout: Duration = .seconds(30),
             handshakeTimeout: Duration = .seconds(10),
@@ -43,7 +43,7 @@ public struct ConnectionStateMachine: Sendable {
         }
     }
 
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Open a socket for `generation` and run its watchdog.
         case openConnection(generation: Int)
         /// Send a text frame on the socket of `generation`.
@@ -56,7 +56,7 @@ public struct ConnectionStateMachine: Sendable {
         case rearmWatchdog(generation: Int)
         case startReconnectTimer(generation: Int, delay: Duration)
         case cancelReconnectTimer(generation: Int)
-        /// The public state changed.
+        /// The package state changed.
         case publishState(ConnectionState)
         /// The connection is ready: (re)subscribe channels.
         case connectionReady(socketID: String)
@@ -67,7 +67,7 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// What the watchdog of a socket does next.
-    public enum WatchdogDecision: Sendable, Hashable {
+    package enum WatchdogDecision: Sendable, Hashable {
         case sleep(Duration)
         case stop
     }
@@ -93,21 +93,21 @@ public struct ConnectionStateMachine: Sendable {
         var activityTimeout: Duration?
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private var state: State = .idle
-    public private(set) var publicState: ConnectionState = .initialized
+    package private(set) var publicState: ConnectionState = .initialized
     private var nextGeneration = 1
     /// Sockets the client closed and is waiting on, with the time the close started.
     private var closing: [Int: Duration] = [:]
     /// When the last message arrived on the current socket.
     private var lastActivity: Duration = .zero
 
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     /// The generation whose messages count: the socket being connected or connected.
-    public var activeGeneration: Int? {
+    package var activeGeneration: Int? {
         switch self.state {
         case .connecting(let attempt, _, _, _), .connected(let attempt, _, _, _): attempt.generation
         case .idle, .waiting, .stopped: nil
@@ -116,12 +116,12 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Whether `generation` is the active socket or one the client is closing (whose last events
     /// still reach their consumers).
-    public func isLive(_ generation: Int) -> Bool {
+    package func isLive(_ generation: Int) -> Bool {
         generation == self.activeGeneration || self.closing[generation] != nil
     }
 
     /// The generation of the ready connection, if there is one.
-    public var readyGeneration: Int? {
+    package var readyGeneration: Int? {
         if case .connected(let attempt, _, _, _) = self.state { return attempt.generation }
         return nil
     }
@@ -130,7 +130,7 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Connect now. From `waiting` the pending delay is skipped; from idle (initialized,
     /// disconnected or failed) the attempt counter starts afresh.
-    public mutating func connect(at now: Duration) -> [Action] {
+    package mutating func connect(at now: Duration) -> [Action] {
         switch self.state {
         case .idle:
             return self.open(Attempt(generation: 0, attempt: 0, streak: 0), at: now)
@@ -142,7 +142,7 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// Disconnect on request: cancels a pending reconnect, closes the socket, and stays idle.
-    public mutating func disconnect(at now: Duration) -> [Action] {
+    package mutating func disconnect(at now: Duration) -> [Action] {
         var actions = self.tearDown(at: now)
         if case .stopped = self.state { return actions }
         self.state = .idle
@@ -152,7 +152,7 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Stop for good (the end of `run()`): like ``disconnect(at:)``, then ``Action/finished`` once no
     /// socket is left.
-    public mutating func shutdown(at now: Duration) -> [Action] {
+    package mutating func shutdown(at now: Duration) -> [Action] {
         var actions = self.tearDown(at: now)
         if case .stopped = self.state { return actions }
         self.state = .stopped
@@ -178,7 +178,7 @@ public struct ConnectionStateMachine: Sendable {
 
     // MARK: Socket events
 
-    public mutating func transportOpened(generation: Int, at now: Duration) -> [Action] {
+    package mutating func transportOpened(generation: Int, at now: Duration) -> [Action] {
         guard case .connecting(let attempt, let startedAt, false, let established) = self.state,
             attempt.generation == generation
         else { return [] }
@@ -189,12 +189,12 @@ public struct ConnectionStateMachine: Sendable {
 
     /// Any message arrived on `generation`'s socket. Call for every message; it is cheap.
     @inline(__always)
-    public mutating func messageReceived(at now: Duration) {
+    package mutating func messageReceived(at now: Duration) {
         self.lastActivity = now
     }
 
     /// `pusher:connection_established` arrived. `activityTimeout` is the server's value, if sent.
-    public mutating func connectionEstablished(
+    package mutating func connectionEstablished(
         generation: Int,
         socketID: String,
         activityTimeout: Duration?,
@@ -219,20 +219,20 @@ public struct ConnectionStateMachine: Sendable {
     /// Check the connection now (the network changed, the app came back to the foreground): send a
     /// ping at once and expect an answer within the pong timeout. Does nothing unless connected or
     /// when a ping is already outstanding.
-    public mutating func checkConnection(at now: Duration) -> [Action] {
+    package mutating func checkConnection(at now: Duration) -> [Action] {
         guard case .connected(let attempt, let socketID, let activityTimeout, nil) = self.state else { return [] }
         self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now)
         return [.send(generation: attempt.generation, text: OutboundMessage.ping), .rearmWatchdog(generation: attempt.generation)]
     }
 
     /// A `pusher:ping` arrived: answer it.
-    public func pingReceived(generation: Int) -> [Action] {
+    package func pingReceived(generation: Int) -> [Action] {
         guard self.activeGeneration == generation else { return [] }
         return [.send(generation: generation, text: OutboundMessage.pong)]
     }
 
     /// The socket of `generation` closed. `closeCode` is nil when no close frame was received.
-    public mutating func transportClosed(
+    package mutating func transportClosed(
         generation: Int,
         closeCode: Int?,
         reason: String?,
@@ -250,7 +250,7 @@ public struct ConnectionStateMachine: Sendable {
     }
 
     /// The socket of `generation` could not be opened or failed.
-    public mutating func transportFailed(
+    package mutating func transportFailed(
         generation: Int,
         error: PusherError,
         at now: Duration,
@@ -259,7 +259,7 @@ public struct ConnectionStateMachine: Sendable {
         self.connectionEnded(generation: generation, cause: error, at: now, random: random)
     }
 
-    public mutating func reconnectTimerFired(generation: Int, at now: Duration) -> [Action] {
+    package mutating func reconnectTimerFired(generation: Int, at now: Duration) -> [Action] {
         guard case .waiting(let attempt) = self.state, attempt.generation == generation else { return [] }
         return self.open(attempt, at: now)
     }
@@ -268,7 +268,7 @@ public struct ConnectionStateMachine: Sendable {
 
     /// The watchdog of `generation` woke up (or is starting). Returns how long it sleeps next and
     /// what to do now.
-    public mutating func watchdogFired(
+    package mutating func watchdogFired(
         generation: Int,
         at now: Duration,
         random: Double

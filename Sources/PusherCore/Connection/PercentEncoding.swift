@@ -2,8 +2,8 @@
 
 /// Percent-encoding of everything but RFC 3986's unreserved characters, for URL query values and
 /// `application/x-www-form-urlencoded` bodies.
-public enum PercentEncoding {
-    public static func isUnreserved(_ byte: UInt8) -> Bool {
+package enum PercentEncoding {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -14,7 +14,7 @@ public enum PercentEncoding {
         }
     }
 
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var output = ""
         for byte in text.utf8 {
             if isUnreserved(byte) {

@@ -1,36 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-/// An event of a private-encrypted channel that could not be delivered, and why.
-public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
-        /// The payload is not `{"nonce", "ciphertext"}` with valid base64 of the right lengths. No
-        /// reload is tried: a new key cannot help.
-        case malformedPayload
-        /// The channel's key (after one reload) does not open the ciphertext.
-        case cannotDecrypt
-        /// The key reload after a failure did not succeed (authorizer error or timeout).
-        case reloadFailed
-        /// The connection was lost, or the channel unsubscribed, before the event could be opened.
-        case channelGone
-    }
-
-    public var channel: String
-    /// The event's name.
-    public var event: String
-    public var reason: Reason
-    /// Details for people (never the key or the plaintext).
-    public var message: String
-
-    public init(channel: String, event: String, reason: Reason, message: String) {
-        self.channel = channel
-        self.event = event
-        self.reason = reason
-        self.message = message
-    }
-
-    public var description: String { "\(self.reason) on \(self.channel) (\(self.event)): \(self.message)" }
-}
-
 /// Decryption of private-encrypted channels: one key per subscribed channel, one key reload after
 /// a failure, and event order kept while the reload is in flight.
 ///
@@ -44,9 +13,9 @@ public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
 /// reload.
 ///
 /// Pure: the cipher is passed in as `open`, and the driver performs the ``Action``s.
-public struct DecryptionStateMachine: Sendable {
+package struct DecryptionStateMachine: Sendable {
     /// What opening one payload with one key gave.
-    public enum Opened: Sendable, Hashable {
+    package enum Opened: Sendable, Hashable {
         case plaintext(String)
         /// The payload is not well formed; `String` says how.
         case malformed(String)
@@ -54,9 +23,9 @@ public struct DecryptionStateMachine: Sendable {
         case wrongKey
     }
 
-    public typealias Open = (_ message: PusherMessage, _ key: [UInt8]) -> Opened
+    package typealias Open = (_ message: PusherMessage, _ key: [UInt8]) -> Opened
 
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         case deliver(PusherMessage, plaintext: String)
         /// Ask the authorizer for `channel` again and report with `reloadSucceeded`/`reloadFailed`.
         case reload(channel: String)
@@ -73,10 +42,10 @@ public struct DecryptionStateMachine: Sendable {
 
     private var channels: [String: Channel] = [:]
 
-    public init() {}
+    package init() {}
 
     /// `channel` was (re)subscribed with `key`: it replaces whatever was known.
-    public mutating func subscribed(_ channel: String, key: [UInt8]) -> [Action] {
+    package mutating func subscribed(_ channel: String, key: [UInt8]) -> [Action] {
         let actions = self.removed(channel)
         self.channels[channel] = Channel(key: key)
         return actions
@@ -84,7 +53,7 @@ public struct DecryptionStateMachine: Sendable {
 
     /// `channel` was unsubscribed, or its connection was lost: the key is dropped, and held events
     /// are reported.
-    public mutating func removed(_ channel: String) -> [Action] {
+    package mutating func removed(_ channel: String) -> [Action] {
         guard let state = self.channels.removeValue(forKey: channel) else { return [] }
         return state.held.map {
             .report(DecryptionFailure(channel: channel, event: $0.event, reason: .channelGone, message: "the channel's subscription ended while its key was reloading"))
@@ -92,12 +61,12 @@ public struct DecryptionStateMachine: Sendable {
     }
 
     /// Every channel is gone (the connection was lost).
-    public mutating func removeAll() -> [Action] {
+    package mutating func removeAll() -> [Action] {
         self.channels.keys.sorted().flatMap { self.removed($0) }
     }
 
     /// An encrypted event of `message.channel` arrived.
-    public mutating func received(_ message: PusherMessage, open: Open) -> [Action] {
+    package mutating func received(_ message: PusherMessage, open: Open) -> [Action] {
         guard let channel = message.channel, var state = self.channels[channel] else {
             return [
                 .report(
@@ -122,7 +91,7 @@ public struct DecryptionStateMachine: Sendable {
     }
 
     /// The reload for `channel` gave `key`.
-    public mutating func reloadSucceeded(_ channel: String, key: [UInt8], open: Open) -> [Action] {
+    package mutating func reloadSucceeded(_ channel: String, key: [UInt8], open: Open) -> [Action] {
         guard var state = self.channels[channel], state.isReloading else { return [] }
         state.key = key
         state.isReloading = false
@@ -140,7 +109,7 @@ public struct DecryptionStateMachine: Sendable {
 
     /// The reload for `channel` failed with `message`: the event that needed it is reported, the
     /// others are tried with the key the channel had.
-    public mutating func reloadFailed(_ channel: String, message: String, open: Open) -> [Action] {
+    package mutating func reloadFailed(_ channel: String, message: String, open: Open) -> [Action] {
         guard var state = self.channels[channel], state.isReloading, let first = state.held.first else { return [] }
         state.isReloading = false
         // A failed reload says nothing about the key: the next failure may try again.

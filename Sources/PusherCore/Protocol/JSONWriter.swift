@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 /// Writes JSON text by hand for the few messages this client sends.
-public enum JSONWriter {
+package enum JSONWriter {
     /// Appends `value` as a quoted, escaped JSON string.
-    public static func appendQuoted(_ value: String, to output: inout String) {
+    package static func appendQuoted(_ value: String, to output: inout String) {
         output += "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -23,7 +23,7 @@ public enum JSONWriter {
     }
 
     /// `value` as a quoted, escaped JSON string.
-    public static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         var output = ""
         appendQuoted(value, to: &output)
         return output

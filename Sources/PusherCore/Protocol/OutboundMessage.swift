@@ -2,11 +2,11 @@
 
 /// The control messages this client sends. `data` is always a JSON object (some servers reject a
 /// string here).
-public enum OutboundMessage {
-    public static let ping = #"{"event":"pusher:ping","data":{}}"#
-    public static let pong = #"{"event":"pusher:pong","data":{}}"#
+package enum OutboundMessage {
+    package static let ping = #"{"event":"pusher:ping","data":{}}"#
+    package static let pong = #"{"event":"pusher:pong","data":{}}"#
 
-    public static func subscribe(channel: String, auth: String? = nil, channelData: String? = nil) -> String {
+    package static func subscribe(channel: String, auth: String? = nil, channelData: String? = nil) -> String {
         var output = #"{"event":"pusher:subscribe","data":{"channel":"#
         JSONWriter.appendQuoted(channel, to: &output)
         if let auth {
@@ -22,7 +22,7 @@ public enum OutboundMessage {
     }
 
     /// `pusher:signin` with the exact `user_data` string that was signed.
-    public static func signIn(auth: String, userData: String) -> String {
+    package static func signIn(auth: String, userData: String) -> String {
         var output = #"{"event":"pusher:signin","data":{"auth":"#
         JSONWriter.appendQuoted(auth, to: &output)
         output += #","user_data":"#
@@ -30,7 +30,7 @@ public enum OutboundMessage {
         return output + "}}"
     }
 
-    public static func unsubscribe(channel: String) -> String {
+    package static func unsubscribe(channel: String) -> String {
         var output = #"{"event":"pusher:unsubscribe","data":{"channel":"#
         JSONWriter.appendQuoted(channel, to: &output)
         output += "}}"

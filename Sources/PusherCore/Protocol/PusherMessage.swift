@@ -6,14 +6,14 @@
 /// encoding"); that string is unescaped once and kept exactly. Some servers send an object instead;
 /// then `data` is the object's exact JSON text. Either way, decoding the JSON inside is left to
 /// whoever needs it, so a channel event is parsed once and only its envelope.
-public struct PusherMessage: Sendable, Hashable {
-    public var event: String
-    public var channel: String?
-    public var data: String?
+package struct PusherMessage: Sendable, Hashable {
+    package var event: String
+    package var channel: String?
+    package var data: String?
     /// The `user_id` field, present on client events of presence channels. Numbers become their text.
-    public var userID: String?
+    package var userID: String?
 
-    public init(event: String, channel: String? = nil, data: String? = nil, userID: String? = nil) {
+    package init(event: String, channel: String? = nil, data: String? = nil, userID: String? = nil) {
         self.event = event
         self.channel = channel
         self.data = data
@@ -21,7 +21,7 @@ public struct PusherMessage: Sendable, Hashable {
     }
 
     /// Parses the text of one WebSocket message.
-    public init(parsing text: String) throws(PusherError) {
+    package init(parsing text: String) throws(PusherError) {
         do {
             self = try JSONScanner.withBytes(of: text, Self.parseEnvelope)
         } catch {
@@ -31,7 +31,7 @@ public struct PusherMessage: Sendable, Hashable {
 
     /// Parses one WebSocket message from its UTF-8 bytes, such as a frame's payload, without making
     /// a `String` of the whole frame first. Invalid UTF-8 inside strings becomes U+FFFD.
-    public init(parsing bytes: UnsafeRawBufferPointer) throws(PusherError) {
+    package init(parsing bytes: UnsafeRawBufferPointer) throws(PusherError) {
         do {
             self = try JSONScanner.withBytes(of: bytes, Self.parseEnvelope)
         } catch {
@@ -114,13 +114,13 @@ public struct PusherMessage: Sendable, Hashable {
     }
 
     /// The `data` field parsed as JSON (for control messages).
-    public func parsedData() throws(PusherError) -> JSONValue {
+    package func parsedData() throws(PusherError) -> JSONValue {
         guard let data else { return .null }
         return try JSONValue(parsing: data)
     }
 
     /// The message as JSON text with `data` sent as a string (how a server sends events).
-    public var serializedWithStringData: String {
+    package var serializedWithStringData: String {
         var output = "{\"event\":"
         JSONWriter.appendQuoted(self.event, to: &output)
         if let channel {

@@ -16,8 +16,8 @@
 /// subscribe is sent at all.
 ///
 /// Pure: it returns ``Action``s for the driver to send or report.
-public struct SubscriptionStateMachine: Sendable {
-    public enum Action: Sendable, Hashable {
+package struct SubscriptionStateMachine: Sendable {
+    package enum Action: Sendable, Hashable {
         /// Ask the authorizer for `channel` on `socketID`; report with
         /// ``SubscriptionStateMachine/authorizationSucceeded(_:socketID:)`` or
         /// ``SubscriptionStateMachine/authorizationFailed(_:socketID:error:)``.
@@ -53,19 +53,19 @@ public struct SubscriptionStateMachine: Sendable {
     /// The socket id of the ready connection.
     private var socketID: String?
 
-    public init() {}
+    package init() {}
 
     /// Channels with at least one consumer.
-    public var channelNames: [String] {
+    package var channelNames: [String] {
         self.entries.values.filter { $0.consumers > 0 }.map(\.name.rawValue).sorted()
     }
 
-    public func isSubscribed(_ channel: String) -> Bool {
+    package func isSubscribed(_ channel: String) -> Bool {
         self.entries[channel]?.server == .subscribed
     }
 
     /// Channels whose subscribe was sent and not yet confirmed.
-    public var awaitingConfirmation: [String] {
+    package var awaitingConfirmation: [String] {
         self.entries.filter { $0.value.server == .subscribing }.map(\.key).sorted()
     }
 
@@ -83,7 +83,7 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     /// A consumer started listening on `channel`.
-    public mutating func consumerAdded(_ channel: ChannelName) -> Action? {
+    package mutating func consumerAdded(_ channel: ChannelName) -> Action? {
         let name = channel.rawValue
         guard var entry = self.entries[name] else {
             self.entries[name] = Entry(name: channel, consumers: 1, server: .pending, hasBeenSubscribed: false)
@@ -96,7 +96,7 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     /// A consumer of `channel` went away.
-    public mutating func consumerRemoved(_ channel: String) -> Action? {
+    package mutating func consumerRemoved(_ channel: String) -> Action? {
         guard var entry = self.entries[channel], entry.consumers > 0 else { return nil }
         entry.consumers -= 1
         guard entry.consumers == 0 else {
@@ -125,7 +125,7 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     /// The connection is ready: authorize or subscribe every channel that has consumers.
-    public mutating func connected(socketID: String) -> [Action] {
+    package mutating func connected(socketID: String) -> [Action] {
         self.socketID = socketID
         var actions: [Action] = []
         for name in self.entries.keys.sorted() {
@@ -140,7 +140,7 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     /// The connection is gone: every subscription must be made again on the next one.
-    public mutating func disconnected() {
+    package mutating func disconnected() {
         self.socketID = nil
         for (name, entry) in self.entries {
             if entry.consumers == 0 {
@@ -152,7 +152,7 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     /// The authorizer answered for `channel` on `socketID`.
-    public mutating func authorizationSucceeded(_ channel: String, socketID: String, authorization auth: String, channelData: String?) -> Action? {
+    package mutating func authorizationSucceeded(_ channel: String, socketID: String, authorization auth: String, channelData: String?) -> Action? {
         guard var entry = self.entries[channel], entry.server == .authorizing(socketID: socketID), socketID == self.socketID else {
             return nil  // stale: a request for the current socket is under way, or the channel is gone
         }
@@ -167,7 +167,7 @@ public struct SubscriptionStateMachine: Sendable {
 
     /// The authorizer failed for `channel` on `socketID`. Its consumers are failed; subscribing again
     /// retries.
-    public mutating func authorizationFailed(_ channel: String, socketID: String, error: PusherError) -> Action? {
+    package mutating func authorizationFailed(_ channel: String, socketID: String, error: PusherError) -> Action? {
         guard let entry = self.entries[channel], entry.server == .authorizing(socketID: socketID), socketID == self.socketID else {
             return nil
         }
@@ -176,7 +176,7 @@ public struct SubscriptionStateMachine: Sendable {
     }
 
     /// `pusher_internal:subscription_succeeded` arrived for `channel`.
-    public mutating func subscriptionSucceeded(_ channel: String) -> Action? {
+    package mutating func subscriptionSucceeded(_ channel: String) -> Action? {
         guard var entry = self.entries[channel] else { return nil }
         switch entry.server {
         case .subscribing:
@@ -196,7 +196,7 @@ public struct SubscriptionStateMachine: Sendable {
     /// The server refused `channel`. Its consumers are failed and forgotten; subscribing again
     /// retries. Because the server may hold the subscription anyway (a refusal such as "Existing
     /// subscription"), an unsubscribe is sent first so that a retry starts clean.
-    public mutating func subscriptionFailed(_ channel: String, error: PusherError) -> [Action] {
+    package mutating func subscriptionFailed(_ channel: String, error: PusherError) -> [Action] {
         guard let entry = self.entries.removeValue(forKey: channel) else { return [] }
         var actions: [Action] = []
         if entry.server == .subscribing || entry.server == .subscribed || entry.server == .cancelling {
