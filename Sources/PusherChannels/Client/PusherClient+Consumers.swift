@@ -22,11 +22,26 @@ extension PusherClient {
         }
     }
 
+    /// Events of several channels, optionally only those named `eventName`, in one sequence with one
+    /// buffer: the cheap way to follow many channels (one task and one buffer instead of one per
+    /// channel). Each channel is subscribed like with ``events(on:named:authorization:buffering:)``.
+    /// When one channel's subscription fails, the others keep flowing (the failure is on
+    /// ``subscriptionEvents(on:)`` and ``errors``); the sequence throws only when none is left.
+    ///
+    /// - Throws: ``PusherError`` (from the first `next()`) when a name is invalid or needs an
+    ///   authorizer the client lacks; then nothing is subscribed.
+    public nonisolated func events(on channels: [String], named eventName: String? = nil, buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
+        let buffering = buffering ?? self.options.buffering
+        return ChannelEventSequence { () async throws(PusherError) in
+            try await self.addEventConsumer(.channels(channels, eventName: eventName), channel: channels.count == 1 ? channels[0] : nil, buffering: buffering)
+        }
+    }
+
     /// Every event of every channel that has a consumer, once each. Does not subscribe to anything by
     /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelEventSequence { () async throws(PusherError) in try await self.addEventConsumer(.all, channel: "", buffering: buffering) }
+        return ChannelEventSequence { () async throws(PusherError) in try await self.addEventConsumer(.all, channel: nil, buffering: buffering) }
     }
 
     /// Membership changes of a presence channel: the current members first (and again after every
@@ -47,7 +62,7 @@ extension PusherClient {
 
     func addEventConsumer(
         _ request: ClientEngine.ConsumerRequest,
-        channel: String,
+        channel: String?,
         buffering: BufferingPolicy
     ) throws(PusherError) -> (ConsumerBuffer<ChannelEvent>, ListenerToken)? {
         guard let (id, actions) = try self.engine.addConsumer(request) else { return nil }

@@ -52,12 +52,12 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     }
 
     let id: Int
-    let channel: String
+    let channel: String?
     private let limit: Int
     private let whenFull: BufferingPolicy.WhenFull
     private let state = NIOLockedValueBox(State())
 
-    package init(id: Int, channel: String, policy: BufferingPolicy) {
+    package init(id: Int, channel: String?, policy: BufferingPolicy) {
         self.id = id
         self.channel = channel
         self.limit = policy.limit

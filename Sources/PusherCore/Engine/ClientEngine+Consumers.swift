@@ -5,6 +5,8 @@ extension ClientEngine {
     package enum ConsumerRequest: Sendable, Hashable {
         /// Events of `channel`, optionally of one name, with an authorization obtained by the user.
         case channel(String, eventName: String?, authorization: ProvidedAuthorization?)
+        /// Events of several channels, optionally of one name, with one buffer.
+        case channels([String], eventName: String?)
         /// Membership changes of a presence channel.
         case presence(String, authorization: ProvidedAuthorization?)
         /// Every event of every channel that has a consumer.
@@ -25,8 +27,19 @@ extension ClientEngine {
         switch request {
         case .channel(let name, let eventName, let authorization):
             let channel = try self.subscribableChannel(name, provided: authorization)
-            let id = self.consumers.add(.channel(name, eventName: eventName))
+            let id = self.consumers.add(.channels([name], eventName: eventName))
             self.consumerAdded(on: channel, to: &actions)
+            return (id, actions)
+        case .channels(let names, let eventName):
+            var unique: [String] = []
+            var seen = Set<String>()
+            for name in names where seen.insert(name).inserted { unique.append(name) }
+            guard !unique.isEmpty else { throw PusherError(.invalidChannelName, "no channel to subscribe to") }
+            // Every name is checked before anything is subscribed.
+            var channels: [ChannelName] = []
+            for name in unique { channels.append(try self.subscribableChannel(name, provided: nil)) }
+            let id = self.consumers.add(.channels(unique, eventName: eventName))
+            for channel in channels { self.consumerAdded(on: channel, to: &actions) }
             return (id, actions)
         case .presence(let name, let authorization):
             let channel = try self.subscribableChannel(name, provided: authorization)
@@ -51,7 +64,12 @@ extension ClientEngine {
         guard let scope = self.consumers.remove(id) else { return [] }
         var actions: [Action] = [.finishConsumer(id, error: nil)]
         switch scope {
-        case .channel(let channel, _), .presence(let channel):
+        case .channels(let channels, _):
+            for channel in channels {
+                self.apply(self.subscriptions.consumerRemoved(channel), to: &actions)
+                actions.append(.consumersChanged(channel: channel))
+            }
+        case .presence(let channel):
             self.apply(self.subscriptions.consumerRemoved(channel), to: &actions)
             actions.append(.consumersChanged(channel: channel))
         case .all:

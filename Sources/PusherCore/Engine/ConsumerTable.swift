@@ -6,7 +6,8 @@
 struct ConsumerTable: Sendable {
     /// What a consumer listens to.
     enum Scope: Sendable, Hashable {
-        case channel(String, eventName: String?)
+        /// Events of one or more channels.
+        case channels([String], eventName: String?)
         case presence(String)
         case all
         case user(eventName: String?)
@@ -39,8 +40,10 @@ struct ConsumerTable: Sendable {
         let id = self.lastID
         self.scopes[id] = scope
         switch scope {
-        case .channel(let channel, let eventName):
-            self.channels[channel, default: Channel()].events.append(EventConsumer(id: id, eventName: eventName))
+        case .channels(let channels, let eventName):
+            for channel in channels {
+                self.channels[channel, default: Channel()].events.append(EventConsumer(id: id, eventName: eventName))
+            }
         case .presence(let channel):
             self.channels[channel, default: Channel()].presence.append(id)
         case .all:
@@ -55,11 +58,10 @@ struct ConsumerTable: Sendable {
     mutating func remove(_ id: Int) -> Scope? {
         guard let scope = self.scopes.removeValue(forKey: id) else { return nil }
         switch scope {
-        case .channel(let channel, _), .presence(let channel):
-            guard var entry = self.channels[channel] else { break }
-            entry.events.removeAll { $0.id == id }
-            entry.presence.removeAll { $0 == id }
-            self.channels[channel] = entry.count == 0 ? nil : entry
+        case .channels(let channels, _):
+            for channel in channels { self.remove(id, from: channel) }
+        case .presence(let channel):
+            self.remove(id, from: channel)
         case .all:
             self.all.removeAll { $0 == id }
         case .user:
@@ -68,12 +70,29 @@ struct ConsumerTable: Sendable {
         return scope
     }
 
-    /// Forgets every consumer of `channel` (events and presence); returns their numbers.
+    private mutating func remove(_ id: Int, from channel: String) {
+        guard var entry = self.channels[channel] else { return }
+        entry.events.removeAll { $0.id == id }
+        entry.presence.removeAll { $0 == id }
+        self.channels[channel] = entry.count == 0 ? nil : entry
+    }
+
+    /// Takes `channel` away from its consumers (its subscription failed). Returns the consumers
+    /// that have no channel left, now forgotten; a consumer of several channels keeps the others.
     mutating func removeChannel(_ channel: String) -> [Int] {
         guard let entry = self.channels.removeValue(forKey: channel) else { return [] }
-        let ids = entry.events.map(\.id) + entry.presence
-        for id in ids { self.scopes[id] = nil }
-        return ids
+        var ended = entry.presence
+        for consumer in entry.events {
+            guard case .channels(var channels, let eventName)? = self.scopes[consumer.id] else { continue }
+            channels.removeAll { $0 == channel }
+            if channels.isEmpty {
+                ended.append(consumer.id)
+            } else {
+                self.scopes[consumer.id] = .channels(channels, eventName: eventName)
+            }
+        }
+        for id in ended { self.scopes[id] = nil }
+        return ended.sorted()
     }
 
     /// Forgets every consumer; returns their numbers in registration order.

@@ -124,3 +124,26 @@ struct InMemoryClientTests {
         }
     }
 }
+
+@Suite("Several channels in one sequence", .timeLimit(.minutes(1)))
+struct InMemoryMultiChannelTests {
+    @Test("events(on: [channels]) subscribes each channel once and delivers all of them in order")
+    func severalChannels() async throws {
+        try await withInMemoryClient { harness in
+            async let received = collect(harness.client.events(on: ["a", "b"]), count: 3)
+            let peer = await harness.established()
+            let subscribes = [await peer.nextMessage(named: "pusher:subscribe"), await peer.nextMessage(named: "pusher:subscribe")]
+            #expect(subscribes.sorted() == [#"{"event":"pusher:subscribe","data":{"channel":"a"}}"#, #"{"event":"pusher:subscribe","data":{"channel":"b"}}"#])
+            peer.send(
+                InMemoryClientTests.succeeded("a"),
+                InMemoryClientTests.succeeded("b"),
+                InMemoryClientTests.event("e", on: "a", data: "1"),
+                InMemoryClientTests.event("e", on: "b", data: "2"),
+                InMemoryClientTests.event("e", on: "a", data: "3")
+            )
+            let events = try await received
+            #expect(events.map(\.data) == ["1", "2", "3"])
+            #expect(events.map(\.channel) == ["a", "b", "a"])
+        }
+    }
+}

@@ -98,3 +98,39 @@ struct ClientEngineConsumersTests {
         #expect(try script.engine.addConsumer(.all) == nil)
     }
 }
+
+@Suite("Client engine: one consumer of several channels")
+struct ClientEngineMultiChannelTests {
+    @Test("one consumer of several channels gets each event once; a refused channel leaves the others flowing")
+    func severalChannels() throws {
+        var script = EngineScript()
+        script.connect()
+        let (id, actions) = try script.add(.channels(["a", "b", "a"], eventName: nil))
+        #expect(actions.sent.count == 2, "one subscribe per distinct channel")
+        _ = script.receive(EngineScript.succeeded("a"), EngineScript.succeeded("b"))
+        #expect(script.receive(EngineScript.event("e", on: "a"), EngineScript.event("e", on: "b")).deliveries == [Delivery(id, "e", "{}"), Delivery(id, "e", "{}")])
+        let refusedA = script.receive(#"{"event":"pusher:subscription_error","channel":"a","data":{"error":"no"}}"#)
+        #expect(!refusedA.contains { if case .finishConsumer = $0 { true } else { false } }, "b is still followed")
+        #expect(script.receive(EngineScript.event("e", on: "b")).deliveries == [Delivery(id, "e", "{}")])
+        let refusedB = script.receive(#"{"event":"pusher:subscription_error","channel":"b","data":{"error":"no"}}"#)
+        #expect(refusedB.contains { if case .finishConsumer(id, let error?) = $0 { error.code == .subscriptionFailed } else { false } })
+    }
+
+    @Test("an invalid name among several subscribes nothing")
+    func invalidAmongSeveral() {
+        var script = EngineScript(hasAuthorizer: false)
+        script.connect()
+        #expect(throws: PusherError.self) { try script.add(.channels(["ok", "private-no-authorizer"], eventName: nil)) }
+        #expect(script.engine.channelNames.isEmpty)
+    }
+
+    @Test("removing the consumer unsubscribes every one of its channels")
+    func removal() throws {
+        var script = EngineScript()
+        script.connect()
+        let id = try script.add(.channels(["a", "b"], eventName: nil)).id
+        _ = script.receive(EngineScript.succeeded("a"), EngineScript.succeeded("b"))
+        #expect(script.engine.removeConsumer(id).sent.count == 2)
+        #expect(script.engine.channelNames.isEmpty)
+    }
+}
