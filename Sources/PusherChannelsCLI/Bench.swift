@@ -50,6 +50,9 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Encrypted events (private-encrypted- channels, NaCl secretbox).")
     var encrypted = false
 
+    @Flag(help: "Consume every channel with one sequence (events(on: [channels])) instead of one task per channel.")
+    var oneSequence = false
+
     @Flag(help: "Run the built-in load server in this process, not in a child process.")
     var inProcess = false
 
@@ -153,6 +156,26 @@ struct Bench: AsyncParsableCommand {
         return "\(kind), \(self.channels) channel\(self.channels == 1 ? "" : "s"), \(self.events) events of \(self.payloadBytes) bytes"
     }
 
+    /// Consumes `events` events of `channels` with one `for try await` loop over one sequence.
+    private static func consumeInOneSequence(client: PusherClient, channels: [String], events: Int, tracker: BenchTracker) async throws {
+        var received: [String: Int] = [:]
+        var total = 0
+        var quotas: [String: Int] = [:]
+        for (index, channel) in channels.enumerated() {
+            quotas[channel] = events / channels.count + (index < events % channels.count ? 1 : 0)
+        }
+        let buffering = BufferingPolicy(limit: max(events, BufferingPolicy.default.limit), whenFull: .fail)
+        for try await event in client.events(on: channels, buffering: buffering) {
+            let count = received[event.channel, default: 0] + 1
+            received[event.channel] = count
+            if count == 1 { tracker.firstEventOfChannel() }
+            if count == quotas[event.channel] { tracker.channelFinished() }
+            total += 1
+            if total == events { return }
+        }
+        throw CLIError("the sequence ended after \(total) of \(events) events")
+    }
+
     /// Connects one client, then consumes `events` events spread over `channels` (round-robin, as
     /// the load server sends them), one consumer task per channel.
     private func measure(key: String, options: PusherClientOptions, channels: [String]) async throws -> BenchResult {
@@ -179,6 +202,10 @@ struct Bench: AsyncParsableCommand {
                     throw CLIError("gave up after \(self.timeout) s (--timeout)")
                 }
                 group.addTask {
+                    if self.oneSequence {
+                        try await Self.consumeInOneSequence(client: client, channels: channels, events: events, tracker: tracker)
+                        return true
+                    }
                     try await withThrowingDiscardingTaskGroup { consumers in
                         for (index, channel) in channels.enumerated() {
                             let quota = events / channels.count + (index < events % channels.count ? 1 : 0)
