@@ -66,6 +66,38 @@ package enum SecretBox {
         #endif
     }
 
+    /// What opening a box as text gave.
+    package enum OpenedText {
+        case opened(String)
+        case notUTF8
+        case wrongKey
+    }
+
+    /// Opens a box whose plaintext is UTF-8 text, writing the plaintext into the string's storage.
+    package static func openText(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> OpenedText {
+        #if canImport(CSodium)
+        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else { return .wrongKey }
+        let length = ciphertext.count - macLength
+        guard length > 0 else {
+            return self.open(ciphertext, nonce: nonce, key: key) == nil ? .wrongKey : .opened("")
+        }
+        var opened = false
+        var isUTF8 = true
+        let text = String(unsafeUninitializedCapacity: length) { output in
+            opened = crypto_secretbox_open_easy(output.baseAddress, ciphertext, UInt64(ciphertext.count), nonce, key) == 0
+            guard opened else { return 0 }
+            // The string repairs invalid UTF-8 silently: check the bytes first (ASCII needs no more).
+            let bytes = UnsafeBufferPointer(rebasing: output[..<length])
+            if !bytes.allSatisfy({ $0 < 0x80 }) { isUTF8 = String(validating: bytes, as: UTF8.self) != nil }
+            return length
+        }
+        guard opened else { return .wrongKey }
+        return isUTF8 ? .opened(text) : .notUTF8
+        #else
+        return .wrongKey
+        #endif
+    }
+
     /// Seals `plaintext`; nil when libsodium is not available or the key or nonce have the wrong size.
     package static func seal(_ plaintext: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8]? {
         #if canImport(CSodium)

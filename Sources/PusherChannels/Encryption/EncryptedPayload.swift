@@ -1,29 +1,35 @@
 // SPDX-License-Identifier: MIT
 
+import ExtrasBase64
 import Foundation
 import PusherCore
 
 /// The `data` of an event on a private-encrypted channel: the JSON text
 /// `{"nonce": base64(24 bytes), "ciphertext": base64(secretbox)}`.
 package enum EncryptedPayload {
-    /// Opens `message`'s data with `key`.
+    /// Opens `message`'s data with `key`. The per-event path of encrypted channels: the two fields
+    /// are read with the scanner, base64 is decoded without Foundation, and the plaintext is
+    /// written straight into the resulting string.
     static func open(_ message: PusherMessage, key: [UInt8]) -> DecryptionStateMachine.Opened {
-        guard let data = try? message.parsedData(), case .object = data else {
-            return .malformed("the data is not a JSON object")
+        let fields: EncryptedFields
+        do {
+            fields = try EncryptedFields(parsing: message.data ?? "")
+        } catch {
+            return .malformed(error.reason)
         }
-        guard let nonceText = data["nonce"]?.stringValue else { return .malformed("the data has no string \"nonce\"") }
-        guard let ciphertextText = data["ciphertext"]?.stringValue else { return .malformed("the data has no string \"ciphertext\"") }
-        guard let nonce = Data(base64Encoded: nonceText) else { return .malformed("the nonce is not valid base64") }
-        guard let ciphertext = Data(base64Encoded: ciphertextText) else { return .malformed("the ciphertext is not valid base64") }
+        guard let nonce = try? Base64.decode(string: fields.nonce) else { return .malformed("the nonce is not valid base64") }
+        guard let ciphertext = try? Base64.decode(string: fields.ciphertext) else { return .malformed("the ciphertext is not valid base64") }
         guard nonce.count == SecretBox.nonceLength else {
             return .malformed("the nonce has \(nonce.count) bytes instead of \(SecretBox.nonceLength)")
         }
         guard ciphertext.count >= SecretBox.macLength else {
             return .malformed("the ciphertext has \(ciphertext.count) bytes, fewer than the \(SecretBox.macLength)-byte MAC")
         }
-        guard let plaintext = SecretBox.open(Array(ciphertext), nonce: Array(nonce), key: key) else { return .wrongKey }
-        guard let text = String(validating: plaintext, as: UTF8.self) else { return .malformed("the plaintext is not UTF-8") }
-        return .plaintext(text)
+        switch SecretBox.openText(ciphertext, nonce: nonce, key: key) {
+        case .opened(let text): return .plaintext(text)
+        case .notUTF8: return .malformed("the plaintext is not UTF-8")
+        case .wrongKey: return .wrongKey
+        }
     }
 
     /// Seals `plaintext` as an event's data (for the fake server and tests); nil without libsodium.

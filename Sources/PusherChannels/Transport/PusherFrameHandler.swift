@@ -108,8 +108,18 @@ final class PusherFrameHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Parses a text message here, on the event loop, straight from the read buffer: no string of
+    /// the whole frame is made, and the client's thread gets the envelope ready to route.
     private func append(_ buffer: ByteBuffer, isText: Bool) {
-        self.batch.append(isText ? .text(String(buffer: buffer)) : .binary)
+        guard isText else { return self.batch.append(.binary) }
+        let frame = buffer.withUnsafeReadableBytes { bytes -> ClientEngine.InboundFrame in
+            do throws(PusherError) {
+                return .parsed(try PusherMessage(parsing: bytes))
+            } catch {
+                return .malformed(error)
+            }
+        }
+        self.batch.append(frame)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

@@ -4,6 +4,10 @@ extension ClientEngine {
     /// One inbound WebSocket message.
     package enum InboundFrame: Sendable, Hashable {
         case text(String)
+        /// A text message the transport already parsed (on its own thread, from its read buffer).
+        case parsed(PusherMessage)
+        /// A text message that is not a valid protocol message.
+        case malformed(PusherError)
         /// Binary frames are not part of the protocol; each is reported.
         case binary
     }
@@ -24,15 +28,22 @@ extension ClientEngine {
         self.now = now
         if isActive { self.connection.messageReceived(at: now) }
         for frame in frames {
-            guard case .text(let text) = frame else {
-                actions.append(.report(PusherError(.malformedMessage, "binary frames are not part of the protocol")))
-                continue
-            }
             let message: PusherMessage
-            do {
-                message = try PusherMessage(parsing: text)
-            } catch {
+            switch frame {
+            case .parsed(let parsed):
+                message = parsed
+            case .text(let text):
+                do {
+                    message = try PusherMessage(parsing: text)
+                } catch {
+                    actions.append(.report(error))
+                    continue
+                }
+            case .malformed(let error):
                 actions.append(.report(error))
+                continue
+            case .binary:
+                actions.append(.report(PusherError(.malformedMessage, "binary frames are not part of the protocol")))
                 continue
             }
             if PusherEventName.isProtocolEvent(message.event) {

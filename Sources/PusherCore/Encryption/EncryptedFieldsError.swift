@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+
+/// Why an encrypted event's data could not be read.
+package struct EncryptedFieldsError: Error, Sendable, Hashable {
+    package var reason: String
+}
