@@ -6,6 +6,11 @@ package struct EncryptedFields: Sendable, Hashable {
     package var nonce: String
     package var ciphertext: String
 
+    package init(nonce: String, ciphertext: String) {
+        self.nonce = nonce
+        self.ciphertext = ciphertext
+    }
+
     /// Reads `data`; throws a reason when it is not a JSON object with string `nonce` and
     /// `ciphertext` fields (other fields are skipped).
     package init(parsing data: String) throws(EncryptedFieldsError) {
@@ -14,7 +19,7 @@ package struct EncryptedFields: Sendable, Hashable {
                 var scanner = JSONScanner(bytes)
                 var nonce: String?
                 var ciphertext: String?
-                guard try scanner.peek() == UInt8(ascii: "{") else { throw JSONError("the data is not a JSON object") }
+                guard (try? scanner.peek()) == UInt8(ascii: "{") else { throw JSONError("the data is not a JSON object") }
                 try scanner.expect(UInt8(ascii: "{"))
                 if !(try scanner.consume(UInt8(ascii: "}"))) {
                     repeat {
