@@ -13,7 +13,8 @@ struct Bench: AsyncParsableCommand {
             --channels channels, and consumes the --events events that the server then writes as fast as \
             the socket takes them (pre-encoded frames of --payload-bytes of data, round-robin over the \
             channels), each channel with its own `for try await` loop, which may buffer all of its events \
-            (a consumer that lags shows as memory, not as a consumerTooSlow failure). It prints one name=value a line: \
+            (a consumer that lags shows as memory, not as a consumerTooSlow failure; --buffer-limit 10000 \
+            gives it the default policy instead). It prints one name=value a line: \
             events_per_second (from the first event to the last); cpu_us_per_event (this process's user + \
             system CPU time over that span, per event); peak_rss_mib (ru_maxrss); connect_seconds; \
             subscribe_seconds (from subscribing to the first event, which the server sends only once every \
@@ -59,6 +60,9 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Run only the built-in load server: print 'port=N', serve until standard input closes.")
     var serve = false
 
+    @Option(help: "Events each consumer may buffer (default: all of its channel's events); past it the consumer fails with consumerTooSlow.")
+    var bufferLimit: Int?
+
     @Option(help: "Give up after this many seconds.")
     var timeout = 600
 
@@ -85,6 +89,7 @@ struct Bench: AsyncParsableCommand {
     func validate() throws {
         guard self.events >= 1 else { throw ValidationError("--events must be at least 1.") }
         guard self.timeout >= 1 else { throw ValidationError("--timeout must be at least 1.") }
+        if let bufferLimit, bufferLimit < 1 { throw ValidationError("--buffer-limit must be at least 1.") }
         if self.usesRealServer {
             guard self.host == nil || self.cluster == nil else { throw ValidationError("Give either --cluster or --host.") }
             guard self.key != nil, self.channel != nil else { throw ValidationError("A real server needs --key and --channel.") }
@@ -211,9 +216,10 @@ struct Bench: AsyncParsableCommand {
                             let quota = events / channels.count + (index < events % channels.count ? 1 : 0)
                             consumers.addTask {
                                 var received = 0
-                                // Room for every event of the channel: a consumer that lags shows as
-                                // memory, not as a consumerTooSlow failure.
-                                let buffering = BufferingPolicy(limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail)
+                                // By default room for every event of the channel: a consumer that lags
+                                // shows as memory, not as a consumerTooSlow failure.
+                                let limit = self.bufferLimit ?? max(quota, BufferingPolicy.default.limit)
+                                let buffering = BufferingPolicy(limit: limit, whenFull: .fail)
                                 for try await _ in client.events(on: channel, buffering: buffering) {
                                     if received == 0 { tracker.firstEventOfChannel() }
                                     received += 1

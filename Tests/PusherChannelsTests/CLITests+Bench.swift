@@ -52,11 +52,18 @@ extension CLITests {
         }
     }
 
-    @Test("bench refuses options that do not fit together")
-    func benchValidation() async throws {
-        let cli = try CLIProcess(["bench", "--channel", "prices"])
+    @Test(
+        "bench refuses options that do not fit together",
+        arguments: [
+            (["--channel", "prices"], "need --host or --cluster"),
+            (["--buffer-limit", "0"], "--buffer-limit must be at least 1"),
+            (["--channels", "10", "--events", "5"], "--channels must be from 1 to --events"),
+        ]
+    )
+    func benchValidation(arguments: [String], message: String) async throws {
+        let cli = try CLIProcess(["bench"] + arguments)
         let status = await cli.exitStatus()
         #expect(status == 64)
-        #expect(cli.standardError.contains("need --host or --cluster"))
+        #expect(cli.standardError.contains(message))
     }
 }
