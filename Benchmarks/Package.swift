@@ -11,6 +11,20 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The engine alone: pre-encoded frames through the protocol engine to a consumer's buffer.
+        .executableTarget(
+            name: "Engine",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+            ],
+            path: "Benchmarks/Engine",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // End to end through the public API: a PusherLoadServer on loopback, one PusherClient.
         .executableTarget(
             name: "EndToEnd",

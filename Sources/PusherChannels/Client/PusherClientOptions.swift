@@ -81,33 +81,3 @@ public struct PusherClientOptions: Sendable {
         )
     }
 }
-
-/// How many events may wait for a consumer that is not keeping up, and what happens when more arrive.
-///
-/// Each consumer has its own buffer, so a stalled consumer never delays another one or the
-/// connection. The default keeps up to 10 000 events and then *fails* that consumer's sequence with
-/// ``PusherError/Code-swift.struct/consumerTooSlow``: losing events silently is worse than
-/// stopping loudly. Pick `.dropOldest` for feeds where only recent values matter (prices), or
-/// `.dropNewest` to keep the backlog and discard what arrives on top of it.
-public struct BufferingPolicy: Sendable, Hashable {
-    public enum WhenFull: Sendable, Hashable {
-        /// End the consumer's sequence with a `consumerTooSlow` error after the buffered events.
-        case fail
-        /// Discard the oldest buffered event to make room.
-        case dropOldest
-        /// Discard the event that does not fit.
-        case dropNewest
-    }
-
-    /// Events held for one consumer at most (at least 1).
-    public var limit: Int
-    public var whenFull: WhenFull
-
-    public init(limit: Int, whenFull: WhenFull) {
-        self.limit = max(1, limit)
-        self.whenFull = whenFull
-    }
-
-    /// 10 000 events, then fail the consumer.
-    public static let `default` = BufferingPolicy(limit: 10_000, whenFull: .fail)
-}

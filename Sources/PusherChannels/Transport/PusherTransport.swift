@@ -19,33 +19,3 @@ package protocol PusherTransport: Sendable {
         session: @Sendable (any TransportConnection) async throws -> Void
     ) async throws -> TransportClose?
 }
-
-/// One open WebSocket, as the client uses it.
-package protocol TransportConnection: Sendable {
-    /// Every message that arrived since the last call, in order, at least one; suspends while there
-    /// is none; nil once the connection has closed.
-    func receive() async throws -> [ClientEngine.InboundFrame]?
-    /// Sends one text message.
-    func send(_ text: String) async throws
-    /// Starts the close handshake with a normal closure (1000).
-    func close() async throws
-}
-
-/// The close frame a server sent.
-package struct TransportClose: Sendable, Hashable {
-    package var code: Int
-    package var reason: String?
-
-    package init(code: Int, reason: String?) {
-        self.code = code
-        self.reason = reason
-    }
-}
-
-/// What a transport needs to know from the options.
-package struct TransportConfiguration: Sendable {
-    package var maximumMessageSize: Int
-    package var closeTimeout: Duration
-    package var tlsConfiguration: TLSConfiguration?
-    package var logger: Logger?
-}

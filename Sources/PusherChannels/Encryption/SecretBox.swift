@@ -10,26 +10,6 @@ import CSodium
 #endif
 import Foundation
 
-/// SHA-256 from the system's libcrypto on Linux and CryptoKit on Apple platforms.
-enum SHA256Digest {
-    static func hash(_ bytes: [UInt8]) -> [UInt8] {
-        #if canImport(COpenSSLCrypto)
-        var digest = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBufferPointer { input in
-            digest.withUnsafeMutableBufferPointer { output in
-                // SHA256 returns its output pointer; it cannot fail for valid buffers.
-                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
-            }
-        }
-        return digest
-        #elseif canImport(CryptoKit)
-        return Array(SHA256.hash(data: Data(bytes)))
-        #else
-        #error("SHA-256 needs libcrypto (Linux) or CryptoKit (Apple platforms)")
-        #endif
-    }
-}
-
 /// NaCl secretbox (XSalsa20-Poly1305), from the system's libsodium.
 package enum SecretBox {
     package static let keyLength = 32
@@ -123,20 +103,5 @@ package enum SecretBox {
         for index in nonce.indices { nonce[index] = UInt8.random(in: .min ... .max) }
         #endif
         return nonce
-    }
-}
-
-/// The shared secrets of private-encrypted channels, as the official server libraries derive them.
-public enum EncryptionMasterKey {
-    /// The channel's 32-byte key: SHA-256 of the channel name's UTF-8 bytes followed by the 32-byte
-    /// master key, as base64 (the `shared_secret` of an authorization).
-    ///
-    /// - Parameter masterKey: The app's encryption master key, base64 of 32 bytes.
-    /// - Throws: ``PusherError`` `invalidConfiguration` when the master key is not base64 of 32 bytes.
-    public static func sharedSecret(forChannel channel: String, masterKey: String) throws(PusherError) -> String {
-        guard let key = Data(base64Encoded: masterKey), key.count == 32 else {
-            throw PusherError(.invalidConfiguration, "the encryption master key must be base64 of 32 bytes", channel: channel)
-        }
-        return Data(SHA256Digest.hash(Array(channel.utf8) + Array(key))).base64EncodedString()
     }
 }

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import NIOSSL
+import PusherCore
+
+/// What a transport needs to know from the options.
+package struct TransportConfiguration: Sendable {
+    package var maximumMessageSize: Int
+    package var closeTimeout: Duration
+    package var tlsConfiguration: TLSConfiguration?
+    package var logger: Logger?
+}

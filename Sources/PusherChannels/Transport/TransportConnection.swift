@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import NIOSSL
+import PusherCore
+
+/// One open WebSocket, as the client uses it.
+package protocol TransportConnection: Sendable {
+    /// Every message that arrived since the last call, in order, at least one; suspends while there
+    /// is none; nil once the connection has closed.
+    func receive() async throws -> [ClientEngine.InboundFrame]?
+    /// Sends one text message.
+    func send(_ text: String) async throws
+    /// Starts the close handshake with a normal closure (1000).
+    func close() async throws
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Dispatch
+import Foundation
+import PusherChannels
+import UnixSignals
+
+/// Counts events and times the span from the first to the last one.
+struct EventCounter {
+    private var count = 0
+    private var first: ContinuousClock.Instant?
+    private var last: ContinuousClock.Instant?
+
+    /// Records one event; returns true when `limit` is reached.
+    mutating func record(limit: Int?) -> Bool {
+        let now = ContinuousClock.now
+        self.count += 1
+        if self.first == nil { self.first = now }
+        self.last = now
+        return limit.map { self.count >= $0 } ?? false
+    }
+
+    var summary: String {
+        var seconds = 0.0
+        if let first = self.first, let last = self.last {
+            let (whole, fraction) = (last - first).components
+            seconds = Double(whole) + Double(fraction) / 1e18
+        }
+        let rate = seconds > 0 ? Double(self.count) / seconds : 0
+        return "events=\(self.count) seconds=\(Self.format(seconds)) rate=\(Self.format(rate))/s"
+    }
+
+    private static func format(_ value: Double) -> String {
+        String((value * 1000).rounded() / 1000)
+    }
+}
