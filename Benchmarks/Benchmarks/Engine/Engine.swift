@@ -10,7 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "engine-plain-1-channel",
         configuration: .init(
-            metrics: [.cpuTotal, .wallClock, .mallocCountTotal, .instructions],
+            metrics: [.cpuTotal, .wallClock, .mallocCountTotal, .peakMemoryResident],
             scalingFactor: .mega,
             maxDuration: .seconds(10),
             maxIterations: 20
