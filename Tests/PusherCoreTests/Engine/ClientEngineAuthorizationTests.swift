@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+
+@testable import PusherCore
+import Testing
+
+@Suite("Client engine: authorization")
+struct ClientEngineAuthorizationTests {
+    @Test(
+        "a server error mentions a channel only as a whole name",
+        arguments: [
+            ("Existing subscription to channel private-a", "private-a", true),
+            ("Existing subscription to channel private-ab", "private-a", false),
+            ("Invalid signature: expected HMAC of 1.1:private-a.", "private-a", true),
+            ("private-a, private-b refused", "private-b", true),
+            ("nothing here", "private-a", false),
+        ]
+    )
+    func mentions(message: String, channel: String, expected: Bool) {
+        #expect(ClientEngine.mentions(message, channel: channel) == expected)
+    }
+
+    @Test("a pusher:error naming a subscription that waits fails only that one")
+    func errorFailsPendingSubscription() throws {
+        var script = EngineScript()
+        script.connect()
+        let a = try script.add(.channel("private-a", eventName: nil, authorization: nil)).id
+        _ = try script.add(.channel("private-b", eventName: nil, authorization: nil))
+        for channel in ["private-a", "private-b"] {
+            _ = script.engine.authorizationCompleted(channel: channel, socketID: "1.1", result: .success(.init(auth: "k:s")))
+        }
+        let actions = script.receive(#"{"event":"pusher:error","data":{"message":"Invalid signature for private-a","code":null}}"#)
+        let finished = actions.compactMap { if case .finishConsumer(let id, let error?) = $0 { (id, error.code) } else { nil } }
+        #expect(finished.map(\.0) == [a])
+        #expect(finished.map(\.1) == [.subscriptionFailed])
+        #expect(script.engine.consumerCount(on: "private-b") == 1)
+    }
+
+    @Test("an answer for an older socket id is ignored; the current request decides")
+    func staleAnswer() throws {
+        var script = EngineScript()
+        script.connect(socketID: "1.1")
+        _ = try script.add(.channel("private-a", eventName: nil, authorization: nil))
+        let stale = script.engine.authorizationCompleted(channel: "private-a", socketID: "0.9", result: .success(.init(auth: "k:old")))
+        #expect(stale.isEmpty)
+        let current = script.engine.authorizationCompleted(channel: "private-a", socketID: "1.1", result: .success(.init(auth: "k:new")))
+        #expect(current.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-a","auth":"k:new"}}"#])
+    }
+
+    @Test("a presence authorization without channel_data fails the subscription")
+    func presenceWithoutChannelData() throws {
+        var script = EngineScript()
+        script.connect()
+        let id = try script.add(.presence("presence-room", authorization: nil)).id
+        let actions = script.engine.authorizationCompleted(channel: "presence-room", socketID: "1.1", result: .success(.init(auth: "k:s")))
+        #expect(actions.sent.isEmpty)
+        #expect(actions.contains { if case .finishConsumer(id, let error?) = $0 { error.code == .authorizationFailed } else { false } })
+    }
+}
