@@ -42,7 +42,7 @@ import PusherCore
         var taken = 0
         for batch in self.batches {
             actions.removeAll(keepingCapacity: true)
-            engine.received(batch, generation: 1, at: .zero, into: &actions)
+            engine.received(batch[...], generation: 1, at: .zero, into: &actions)
             for case .deliver(let event, id) in actions { staged.append(event) }
             _ = buffer.deliver(contentsOf: staged)
             for _ in staged where try await buffer.next() != nil { taken += 1 }

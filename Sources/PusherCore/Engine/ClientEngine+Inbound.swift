@@ -15,14 +15,16 @@ extension ClientEngine {
     /// Handles every message of one socket read, in order. This is the per-event hot path: per
     /// event one envelope parse, one lookup of the channel's consumers and one action per consumer
     /// that takes it; the liveness clock is touched once per batch.
-    package mutating func received(_ frames: some Sequence<InboundFrame>, generation: Int, at now: Duration) -> [Action] {
+    package mutating func received(_ frames: [InboundFrame], generation: Int, at now: Duration) -> [Action] {
         var actions: [Action] = []
-        self.received(frames, generation: generation, at: now, into: &actions)
+        self.received(frames[...], generation: generation, at: now, into: &actions)
         return actions
     }
 
     /// ``received(_:generation:at:)`` appending to the caller's buffer, so a driver can reuse one.
-    package mutating func received(_ frames: some Sequence<InboundFrame>, generation: Int, at now: Duration, into actions: inout [Action]) {
+    /// Takes a concrete slice (not a generic sequence): called from another module, a generic
+    /// would not be specialised and would look up metadata for every frame.
+    package mutating func received(_ frames: ArraySlice<InboundFrame>, generation: Int, at now: Duration, into actions: inout [Action]) {
         let isActive = generation == self.connection.activeGeneration
         guard isActive || self.connection.isLive(generation) else { return }
         self.now = now
