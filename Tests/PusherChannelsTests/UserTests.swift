@@ -65,7 +65,11 @@ struct UserTests {
             await harness.server.close(code: 4200, reason: "reconnect")
             let again = await Self.next(&states) { $0.user != nil }
             #expect(again?.user?.id == "alice")
-            await harness.server.waitUntil { $0.openConnections.first?.subscriptions.contains("#server-to-user-alice") == true }
+            // The new connection (not the closed one, which the server may still list as open for a
+            // moment) has the user's channel.
+            await harness.server.waitUntil { snapshot in
+                snapshot.connections.count == 2 && snapshot.connections.last?.subscriptions.contains("#server-to-user-alice") == true
+            }
             await harness.server.sendToUser("alice", event: "invoice", data: #"{"n":2}"#)
             let received = try await consumer.value
             #expect(received.map(\.data) == [#"{"n":1}"#, #"{"n":2}"#])
