@@ -1,20 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Dispatch
-import Foundation
-import PusherChannels
-import UnixSignals
 
 /// Counts events and times the span from the first to the last one.
 struct EventCounter {

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,13 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Dispatch
-import Foundation
-import PusherChannels
-import UnixSignals
 
 /// Standard output, flushed after every line so that a pipe (`| jq`, a test) sees each event as it
 /// arrives, and standard error (unbuffered).

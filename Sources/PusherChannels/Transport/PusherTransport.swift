@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Logging
-import NIOSSL
-import PusherCore
-
 /// The seam between the client and the network: something that opens a WebSocket, hands its
 /// inbound messages over in batches, and sends text. ``NIOWebSocketTransport`` is the real one; tests
 /// use an in-memory one (`PusherChannelsTesting`), so client behaviour is tested without sockets.

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Logging
-import NIOSSL
-import PusherCore
-
 /// The close frame a server sent.
 package struct TransportClose: Sendable, Hashable {
     package var code: Int

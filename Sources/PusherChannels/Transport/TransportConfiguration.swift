@@ -2,7 +2,6 @@
 
 import Logging
 import NIOSSL
-import PusherCore
 
 /// What a transport needs to know from the options.
 package struct TransportConfiguration: Sendable {

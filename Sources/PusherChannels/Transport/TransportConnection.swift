@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Logging
-import NIOSSL
 import PusherCore
 
 /// One open WebSocket, as the client uses it.
