@@ -222,10 +222,11 @@ struct Listen: AsyncParsableCommand {
                     await client.waitForConsumers(on: PusherClient.userEventsConsumers)
                     try await client.signIn()
                 }
-                for channel in channels {
+                if !channels.isEmpty {
+                    // One sequence for every channel: one task and one buffer, however many channels.
                     group.addTask {
                         do {
-                            for try await event in client.events(on: channel, named: self.event) { sink.yield(event) }
+                            for try await event in client.events(on: channels, named: self.event) { sink.yield(event) }
                         } catch {
                             sink.finish(throwing: error)
                         }
