@@ -21,7 +21,7 @@ package final class InboundMailbox: Sendable {
     private let state = NIOLockedValueBox(State())
     private let limit: Int
 
-    package init(limit: Int = 4096) {
+    package init(limit: Int = 1024) {
         self.limit = limit
     }
 
