@@ -31,7 +31,7 @@ public struct Backoff: Sendable, Hashable {
     }
 
     /// The delay before attempt `attempt` (1-based), given a uniform random sample in `0..<1`.
-    public func delay(forAttempt attempt: Int, random: Double) -> Duration {
+    package func delay(forAttempt attempt: Int, random: Double) -> Duration {
         let maximum = Self.seconds(self.maximumDelay)
         var seconds = Self.seconds(self.initialDelay)
         var step = 1

@@ -24,7 +24,7 @@ public struct PusherEndpoint: Sendable, Hashable {
     public static let protocolVersion = 7
 
     /// `ws(s)://host:port{path}/app/{key}?protocol=7&client=…&version=…`.
-    public func url(key: String, client: String, version: String) throws(PusherError) -> String {
+    package func url(key: String, client: String, version: String) throws(PusherError) -> String {
         guard !self.host.isEmpty, !self.host.contains("/"), !self.host.contains(" ") else {
             throw PusherError(.invalidConfiguration, "invalid host '\(self.host)'")
         }

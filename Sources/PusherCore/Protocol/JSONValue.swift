@@ -89,7 +89,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The value as a string id: strings as they are, numbers as their text (`10` → `"10"`).
-    public var idValue: String? {
+    package var idValue: String? {
         switch self {
         case .string(let value), .number(let value): return value
         default: return nil

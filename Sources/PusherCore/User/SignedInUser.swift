@@ -16,7 +16,7 @@ public struct SignedInUser: Sendable, Hashable {
     }
 
     /// Reads `user_data`: a JSON object with a non-empty string `id`.
-    public init(userData: String) throws(PusherError) {
+    package init(userData: String) throws(PusherError) {
         guard let value = try? JSONValue(parsing: userData), case .object = value else {
             throw PusherError(.signInFailed, "user_data is not a JSON object")
         }
@@ -27,5 +27,5 @@ public struct SignedInUser: Sendable, Hashable {
     }
 
     /// The channel the server sends this user's events on.
-    public var serverToUserChannel: String { "#server-to-user-\(self.id)" }
+    package var serverToUserChannel: String { "#server-to-user-\(self.id)" }
 }

@@ -18,7 +18,7 @@ public struct WatchlistEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `pusher_internal:watchlist_events` data, `{"events":[{"name":"online"|"offline",
     /// "user_ids":[…]}, …]}`, one event per user id, in order. Numeric ids become strings.
-    public static func events(from data: JSONValue) throws(PusherError) -> [WatchlistEvent] {
+    package static func events(from data: JSONValue) throws(PusherError) -> [WatchlistEvent] {
         guard case .array(let entries)? = data["events"] else {
             throw PusherError(.malformedMessage, "watchlist_events without an \"events\" array")
         }
