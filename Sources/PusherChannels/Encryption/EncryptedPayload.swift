@@ -25,11 +25,7 @@ package enum EncryptedPayload {
         guard ciphertext.count >= SecretBox.macLength else {
             return .malformed("the ciphertext has \(ciphertext.count) bytes, fewer than the \(SecretBox.macLength)-byte MAC")
         }
-        switch SecretBox.openText(ciphertext, nonce: nonce, key: key) {
-        case .opened(let text): return .plaintext(text)
-        case .notUTF8: return .malformed("the plaintext is not UTF-8")
-        case .wrongKey: return .wrongKey
-        }
+        return SecretBox.openText(ciphertext, nonce: nonce, key: key)
     }
 
     /// Seals `plaintext` as an event's data (for the fake server and tests); nil without libsodium.

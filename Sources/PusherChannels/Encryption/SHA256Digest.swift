@@ -5,10 +5,9 @@ import COpenSSLCrypto
 #elseif canImport(CryptoKit)
 import CryptoKit
 #endif
-#if canImport(CSodium)
-import CSodium
-#endif
+#if canImport(CryptoKit)
 import Foundation
+#endif
 
 /// SHA-256 from the system's libcrypto on Linux and CryptoKit on Apple platforms.
 enum SHA256Digest {

@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(COpenSSLCrypto)
-import COpenSSLCrypto
-#elseif canImport(CryptoKit)
-import CryptoKit
-#endif
 #if canImport(CSodium)
 import CSodium
 #endif
-import Foundation
+import PusherCore
 
 /// NaCl secretbox (XSalsa20-Poly1305), from the system's libsodium.
 package enum SecretBox {
@@ -46,20 +41,13 @@ package enum SecretBox {
         #endif
     }
 
-    /// What opening a box as text gave.
-    package enum OpenedText {
-        case opened(String)
-        case notUTF8
-        case wrongKey
-    }
-
     /// Opens a box whose plaintext is UTF-8 text, writing the plaintext into the string's storage.
-    package static func openText(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> OpenedText {
+    package static func openText(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> DecryptionStateMachine.Opened {
         #if canImport(CSodium)
         guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else { return .wrongKey }
         let length = ciphertext.count - macLength
         guard length > 0 else {
-            return self.open(ciphertext, nonce: nonce, key: key) == nil ? .wrongKey : .opened("")
+            return self.open(ciphertext, nonce: nonce, key: key) == nil ? .wrongKey : .plaintext("")
         }
         var opened = false
         var isUTF8 = true
@@ -72,7 +60,7 @@ package enum SecretBox {
             return length
         }
         guard opened else { return .wrongKey }
-        return isUTF8 ? .opened(text) : .notUTF8
+        return isUTF8 ? .plaintext(text) : .malformed("the plaintext is not UTF-8")
         #else
         return .wrongKey
         #endif
