@@ -17,13 +17,7 @@ extension PusherClient {
                 if consumer.staged.isEmpty { staged.append(consumer) }
                 consumer.staged.append(event)
             case .deliverPresence(let change, let id):
-                guard let buffer = self.presenceConsumers[id] else { continue }
-                switch buffer.append(change) {
-                case .appended, .dropped: buffer.wake()
-                case .failed, .gone:
-                    buffer.wake()
-                    failed.append(id)
-                }
+                if let buffer = self.presenceConsumers[id], !buffer.deliver(contentsOf: [change]) { failed.append(id) }
             case .finishConsumer(let id, let error):
                 if let consumer = self.eventConsumers.removeValue(forKey: id) {
                     _ = consumer.flush()

@@ -6,24 +6,13 @@ import PusherCore
 
 /// One consumer's buffer: the client appends, the consumer's iterator takes.
 ///
-/// The client appends a whole socket read's events and wakes a waiting consumer once per batch
-/// (``append(_:)`` says whether a wake is due; ``wake()`` does it). The consumer takes elements
-/// without suspending while any are buffered, and suspends only when the buffer is empty.
+/// The client hands over a batch of events under one lock and wakes a waiting consumer once per
+/// batch (``deliver(contentsOf:)``). The consumer takes elements without suspending while any are
+/// buffered, and suspends only when the buffer is empty.
 ///
 /// The limit counts events the consumer has not taken. A consumer that is waiting has one more
 /// place: the event that wakes it is as good as taken (and `dropOldest` never drops it).
 package final class ConsumerBuffer<Element: Sendable>: Sendable {
-    package enum AppendResult: Equatable {
-        /// Buffered; `wake` when the consumer waits and no wake is due yet.
-        case appended(wake: Bool)
-        /// The buffer was full and the policy dropped an element.
-        case dropped
-        /// The buffer was full and the consumer is now failed with `consumerTooSlow`.
-        case failed
-        /// The consumer has finished.
-        case gone
-    }
-
     private enum End {
         case finished
         case failed(PusherError)
@@ -32,14 +21,12 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     private struct State {
         var elements = Deque<Element>()
         var waiter: UnsafeContinuation<Void, Never>?
-        var wakeDue = false
         /// The consumer waits, or was woken and has not taken yet: the first element is its.
         var reserved = false
         var cancelled = false
         var end: End?
 
         mutating func takeWaiter() -> UnsafeContinuation<Void, Never>? {
-            self.wakeDue = false
             defer { self.waiter = nil }
             return self.waiter
         }
@@ -66,25 +53,13 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     // MARK: Producer (the client)
 
-    package func append(_ element: Element) -> AppendResult {
-        self.state.withLockedValue { state in
-            let result = self.add(element, to: &state)
-            guard case .appended = result, state.waiter != nil, !state.wakeDue else { return result }
-            state.wakeDue = true
-            return .appended(wake: true)
-        }
-    }
-
     /// Appends the elements of one batch under one lock and wakes the consumer if it waits.
     ///
     /// - Returns: False when the consumer is gone or was just failed (the client then forgets it).
     package func deliver(contentsOf elements: [Element]) -> Bool {
         let (alive, waiter) = self.state.withLockedValue { state -> (Bool, UnsafeContinuation<Void, Never>?) in
             for element in elements {
-                switch self.add(element, to: &state) {
-                case .appended, .dropped: continue
-                case .failed, .gone: return (false, state.takeWaiter())
-                }
+                if !self.add(element, to: &state) { return (false, state.takeWaiter()) }
             }
             return (true, state.elements.isEmpty ? nil : state.takeWaiter())
         }
@@ -92,20 +67,21 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         return alive
     }
 
-    private func add(_ element: Element, to state: inout State) -> AppendResult {
-        guard state.end == nil else { return .gone }
+    /// Buffers one element as the policy says; false when the consumer has ended or is failed now.
+    private func add(_ element: Element, to state: inout State) -> Bool {
+        guard state.end == nil else { return false }
         let reserved = state.reserved ? 1 : 0
         if state.elements.count < self.limit + reserved {
             state.elements.append(element)
-            return .appended(wake: false)
+            return true
         }
         switch self.whenFull {
         case .dropNewest:
-            return .dropped
+            return true
         case .dropOldest:
             state.elements.remove(at: reserved)
             state.elements.append(element)
-            return .dropped
+            return true
         case .fail:
             state.end = .failed(
                 PusherError(
@@ -114,18 +90,8 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
                     channel: self.channel
                 )
             )
-            return .failed
+            return false
         }
-    }
-
-    /// Resumes the consumer if it waits.
-    package func wake() {
-        let waiter = self.state.withLockedValue { state in
-            state.wakeDue = false
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
     }
 
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
@@ -133,8 +99,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     package func finish(throwing error: PusherError? = nil) {
         let waiter = self.state.withLockedValue { state in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
-            defer { state.waiter = nil }
-            return state.waiter
+            return state.takeWaiter()
         }
         waiter?.resume()
     }
@@ -188,8 +153,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         } onCancel: {
             let waiter = self.state.withLockedValue { state in
                 state.cancelled = true
-                defer { state.waiter = nil }
-                return state.waiter
+                return state.takeWaiter()
             }
             waiter?.resume()
         }

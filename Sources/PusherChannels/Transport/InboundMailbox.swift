@@ -30,16 +30,6 @@ package final class InboundMailbox: Sendable {
         self.state.withLockedValue { $0.onResume = resume }
     }
 
-    /// Adds one message; wakes the client if it waits.
-    package func put(_ frame: ClientEngine.InboundFrame) {
-        let waiter = self.state.withLockedValue { state in
-            state.frames.append(frame)
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
     /// Adds the messages of one read at once; wakes the client if it waits.
     ///
     /// - Returns: False when the reader should stop reading until the resume handler is called.

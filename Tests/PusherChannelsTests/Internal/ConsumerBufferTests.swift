@@ -30,7 +30,7 @@ struct ConsumerBufferTests {
     )
     func limits(whenFull: BufferingPolicy.WhenFull, expected: [Int], error: PusherError.Code?) async {
         let buffer = Self.buffer(limit: 3, whenFull)
-        for element in 1...5 { _ = buffer.append(element) }
+        _ = buffer.deliver(contentsOf: Array(1...5))
         buffer.finish()
         let result = await Self.drain(buffer)
         #expect(result.elements == expected)
@@ -47,16 +47,13 @@ struct ConsumerBufferTests {
                 return taken
             }
             while !buffer.hasWaiter { await Task.yield() }
-            var wakes: [Bool] = []
-            for element in 0...3 {
-                if case .appended(let wake) = buffer.append(element) { wakes.append(wake) }
-            }
-            buffer.wake()
+            // One batch: one lock, one wake-up of the waiting consumer.
+            #expect(buffer.deliver(contentsOf: [0, 1, 2, 3]))
+            #expect(!buffer.hasWaiter, "the batch woke the consumer")
             buffer.finish()
             let taken = await group.next() ?? []
             // 0 was reserved for the waiter; the one other place holds the newest.
             #expect(taken == [0, 3])
-            #expect(wakes == [true, false], "one wake is due for the batch")
         }
     }
 
@@ -76,9 +73,9 @@ struct ConsumerBufferTests {
     @Test("elements buffered before a failure are delivered first; then the error, then the end")
     func failureAfterElements() async {
         let buffer = Self.buffer(limit: 4, .fail)
-        _ = buffer.append(1)
+        _ = buffer.deliver(contentsOf: [1])
         buffer.finish(throwing: PusherError(.subscriptionFailed, "refused"))
-        #expect(buffer.append(2) == .gone)
+        #expect(!buffer.deliver(contentsOf: [2]), "an ended consumer takes nothing more")
         let result = await Self.drain(buffer)
         #expect(result.elements == [1])
         #expect(result.error == .subscriptionFailed)
