@@ -7,7 +7,7 @@ extension ClientEngine {
             switch action {
             case .deliver(let message, let plaintext):
                 guard let channel = message.channel, let consumers = self.consumers.channels[channel] else { continue }
-                self.fanOut(ChannelEvent(channel: channel, name: message.event, data: plaintext, userID: message.userID), to: consumers, into: &actions)
+                self.fanOut(ChannelEvent(message, channel: channel, data: plaintext), to: consumers, into: &actions)
             case .reload(let channel):
                 guard let socketID = self.connection.publicState.socketID else {
                     self.apply(self.decryption.reloadFailed(channel, message: "not connected", open: self.configuration.open), to: &actions)

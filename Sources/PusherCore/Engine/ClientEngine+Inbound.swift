@@ -57,8 +57,9 @@ extension ClientEngine {
         }
     }
 
-    /// Routes a channel event to its consumers: encrypted channels decrypt first, server-to-user
-    /// events go to the signed-in user's consumers.
+    /// Routes a channel event to its consumers: app events of encrypted channels are decrypted first
+    /// (`pusher:` events are the server's, in plain text), server-to-user events go to the signed-in
+    /// user's consumers.
     private mutating func deliver(_ message: PusherMessage, into actions: inout [Action]) {
         guard let channel = message.channel else { return }
         if channel.utf8.first == UInt8(ascii: "#") {
@@ -67,12 +68,11 @@ extension ClientEngine {
         }
         // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
         guard let consumers = self.consumers.channels[channel] else { return }
-        if ChannelName.isEncrypted(channel) {
+        if ChannelName.isEncrypted(channel), !PusherEventName.isProtocolEvent(message.event) {
             self.apply(self.decryption.received(message, open: self.configuration.open), to: &actions)
             return
         }
-        let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
-        self.fanOut(event, to: consumers, into: &actions)
+        self.fanOut(ChannelEvent(message, channel: channel), to: consumers, into: &actions)
     }
 
     /// Hands `event` to the consumers of its channel that take its name, then to every all-channel consumer.
@@ -138,15 +138,8 @@ extension ClientEngine {
         default:
             // Unknown `pusher_internal:` events are ignored; `pusher:` events on a channel (such as
             // `pusher:cache_miss`) belong to its consumers.
-            if !message.event.hasPrefix(PusherEventName.internalPrefix) { self.deliverPlain(message, into: &actions) }
+            if !message.event.hasPrefix(PusherEventName.internalPrefix) { self.deliver(message, into: &actions) }
         }
-    }
-
-    /// Delivers a `pusher:` event of a channel (never decrypted: it is the server's, in plain text).
-    private func deliverPlain(_ message: PusherMessage, into actions: inout [Action]) {
-        guard let channel = message.channel, let consumers = self.consumers.channels[channel] else { return }
-        let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
-        self.fanOut(event, to: consumers, into: &actions)
     }
 
     /// Reads `{"message", "code"}` from a `pusher:error`, whether `data` is an object, a JSON

@@ -39,7 +39,7 @@ extension ClientEngine {
     /// Delivers an event of a `#server-to-user-` channel if it is the signed-in user's.
     func deliverToUser(_ message: PusherMessage, into actions: inout [Action]) {
         guard let channel = message.channel, channel == self.signInMachine.user?.serverToUserChannel else { return }
-        let event = ChannelEvent(channel: channel, name: message.event, data: message.data ?? "", userID: message.userID)
+        let event = ChannelEvent(message, channel: channel)
         for consumer in self.consumers.user where consumer.takes(event.name) {
             actions.append(.deliver(event, consumer: consumer.id))
         }

@@ -25,3 +25,11 @@ public struct ChannelEvent: Sendable, Hashable {
     /// cached last event, so the app should fetch the initial state itself.
     public var isCacheMiss: Bool { self.name == PusherEventName.cacheMiss }
 }
+
+extension ChannelEvent {
+    /// The event a received message stands for, on `channel` (the message's), with `data` in place
+    /// of the message's own when given (a decrypted payload).
+    package init(_ message: PusherMessage, channel: String, data: String? = nil) {
+        self.init(channel: channel, name: message.event, data: data ?? message.data ?? "", userID: message.userID)
+    }
+}
