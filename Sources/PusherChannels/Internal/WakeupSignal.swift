@@ -40,17 +40,7 @@ package final class WakeupSignal: Sendable {
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            let continuation = self.state.withLockedValue { state -> UnsafeContinuation<Void, Never>? in
-                switch state {
-                case .waiting(let continuation):
-                    state = .idle
-                    return continuation
-                case .idle, .pending, .cancelled:
-                    state = .cancelled
-                    return nil
-                }
-            }
-            continuation?.resume()
+            self.wake(orLeave: .cancelled)
         }
     }
 
@@ -60,15 +50,18 @@ package final class WakeupSignal: Sendable {
     }
 
     package func signal() {
+        self.wake(orLeave: .pending)
+    }
+
+    /// Resumes the waiter if there is one; otherwise leaves `mark` for the next wait.
+    private func wake(orLeave mark: State) {
         let continuation = self.state.withLockedValue { state -> UnsafeContinuation<Void, Never>? in
-            switch state {
-            case .waiting(let continuation):
-                state = .idle
-                return continuation
-            case .idle, .pending, .cancelled:
-                state = .pending
+            guard case .waiting(let continuation) = state else {
+                state = mark
                 return nil
             }
+            state = .idle
+            return continuation
         }
         continuation?.resume()
     }
