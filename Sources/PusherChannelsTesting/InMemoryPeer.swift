@@ -8,9 +8,6 @@ import PusherCore
 /// close or drop the connection.
 package final class InMemoryPeer: Sendable {
     private struct State {
-        var sent: [String] = []
-        var read = 0
-        var waiter: CheckedContinuation<Void, Never>?
         var closeFrame: TransportClose?
         var clientClosed = false
     }
@@ -19,6 +16,7 @@ package final class InMemoryPeer: Sendable {
     package let url: String
     private let mailbox = InboundMailbox()
     private let state = NIOLockedValueBox(State())
+    private let sent = ArrivalLog<String>()
 
     init(url: String) {
         self.url = url
@@ -57,29 +55,14 @@ package final class InMemoryPeer: Sendable {
     // MARK: Client to server
 
     /// Every text the client sent so far.
-    package var received: [String] { self.state.withLockedValue { $0.sent } }
+    package var received: [String] { self.sent.all }
 
     /// Whether the client started a close handshake.
     package var clientClosed: Bool { self.state.withLockedValue { $0.clientClosed } }
 
     /// The next text the client sends (in order; waits until it does).
     package func nextMessage() async -> String {
-        while true {
-            let next = self.state.withLockedValue { state -> String? in
-                guard state.read < state.sent.count else { return nil }
-                state.read += 1
-                return state.sent[state.read - 1]
-            }
-            if let next { return next }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = self.state.withLockedValue { state -> Bool in
-                    guard state.read >= state.sent.count else { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        }
+        await self.sent.next()
     }
 
     /// The next text the client sends whose event is `event`, skipping others.
@@ -100,12 +83,7 @@ package final class InMemoryPeer: Sendable {
         }
 
         func send(_ text: String) async throws {
-            let waiter = self.peer.state.withLockedValue { state in
-                state.sent.append(text)
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
+            self.peer.sent.append(text)
         }
 
         func close() async throws {
