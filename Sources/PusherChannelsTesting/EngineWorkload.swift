@@ -36,7 +36,7 @@ import PusherCore
         _ = engine.received([.text(established)], generation: 1, at: .zero)
         guard let (id, _) = try engine.addConsumer(.channel("load", eventName: nil, authorization: nil)) else { return 0 }
         _ = engine.received([.text(#"{"event":"pusher_internal:subscription_succeeded","channel":"load","data":"{}"}"#)], generation: 1, at: .zero)
-        let buffer = ConsumerBuffer<ChannelEvent>(id: id, channel: "load", policy: BufferingPolicy(limit: 1 << 20, whenFull: .fail))
+        let buffer = ConsumerBuffer<ChannelEvent>(channel: "load", policy: BufferingPolicy(limit: 1 << 20, whenFull: .fail))
         var actions: [ClientEngine.Action] = []
         var staged: [ChannelEvent] = []
         var taken = 0

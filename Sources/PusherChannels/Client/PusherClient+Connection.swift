@@ -30,8 +30,7 @@ extension PusherClient {
         let configuration = TransportConfiguration(
             maximumMessageSize: self.options.maximumMessageSize,
             closeTimeout: self.options.closeTimeout,
-            tlsConfiguration: self.options.tlsConfiguration,
-            logger: self.logger
+            tlsConfiguration: self.options.tlsConfiguration
         )
         // Three children: the socket, the abort signal, the watchdog (which returns nil). The first
         // outcome ends the other two.

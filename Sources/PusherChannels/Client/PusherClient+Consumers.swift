@@ -66,7 +66,7 @@ extension PusherClient {
         buffering: BufferingPolicy
     ) throws(PusherError) -> (ConsumerBuffer<ChannelEvent>, ListenerToken)? {
         guard let (id, actions) = try self.engine.addConsumer(request) else { return nil }
-        let buffer = ConsumerBuffer<ChannelEvent>(id: id, channel: channel, policy: buffering)
+        let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering)
         self.eventConsumers[id] = EventConsumer(id: id, buffer: buffer)
         self.perform(actions)
         return (buffer, ListenerToken(id: id, commands: self.commands))
@@ -78,7 +78,7 @@ extension PusherClient {
     ) throws(PusherError) -> (ConsumerBuffer<PresenceChange>, ListenerToken)? {
         guard let (id, actions) = try self.engine.addConsumer(.presence(channel, authorization: authorization)) else { return nil }
         let policy = BufferingPolicy(limit: self.options.buffering.limit, whenFull: .fail)
-        let buffer = ConsumerBuffer<PresenceChange>(id: id, channel: channel, policy: policy)
+        let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy)
         self.presenceConsumers[id] = buffer
         self.perform(actions)
         return (buffer, ListenerToken(id: id, commands: self.commands))

@@ -38,14 +38,12 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         case wait
     }
 
-    let id: Int
     let channel: String?
     private let limit: Int
     private let whenFull: BufferingPolicy.WhenFull
     private let state = NIOLockedValueBox(State())
 
-    package init(id: Int, channel: String?, policy: BufferingPolicy) {
-        self.id = id
+    package init(channel: String?, policy: BufferingPolicy) {
         self.channel = channel
         self.limit = policy.limit
         self.whenFull = policy.whenFull

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Logging
 import NIOSSL
 
 /// What a transport needs to know from the options.
@@ -8,5 +7,4 @@ package struct TransportConfiguration: Sendable {
     package var maximumMessageSize: Int
     package var closeTimeout: Duration
     package var tlsConfiguration: TLSConfiguration?
-    package var logger: Logger?
 }

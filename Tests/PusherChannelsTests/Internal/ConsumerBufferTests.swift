@@ -7,7 +7,7 @@ import Testing
 @Suite("ConsumerBuffer", .timeLimit(.minutes(1)))
 struct ConsumerBufferTests {
     static func buffer(limit: Int, _ whenFull: BufferingPolicy.WhenFull) -> ConsumerBuffer<Int> {
-        ConsumerBuffer(id: 1, channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: whenFull))
+        ConsumerBuffer(channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: whenFull))
     }
 
     static func drain(_ buffer: ConsumerBuffer<Int>) async -> (elements: [Int], error: PusherError.Code?) {
