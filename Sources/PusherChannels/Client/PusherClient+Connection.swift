@@ -29,7 +29,6 @@ extension PusherClient {
     nonisolated func runConnection(generation: Int, url: String, handle: ConnectionHandle) async {
         let configuration = TransportConfiguration(
             maximumMessageSize: self.options.maximumMessageSize,
-            closeTimeout: self.options.closeTimeout,
             tlsConfiguration: self.options.tlsConfiguration
         )
         // Three children: the socket, the abort signal, the watchdog (which returns nil). The first

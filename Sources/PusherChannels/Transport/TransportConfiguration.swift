@@ -5,6 +5,5 @@ import NIOSSL
 /// What a transport needs to know from the options.
 package struct TransportConfiguration: Sendable {
     package var maximumMessageSize: Int
-    package var closeTimeout: Duration
     package var tlsConfiguration: TLSConfiguration?
 }
