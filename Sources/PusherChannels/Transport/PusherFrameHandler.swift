@@ -8,10 +8,10 @@ import PusherCore
 /// pings and the close handshake, and hands every message of one socket read to the client in one
 /// batch (at `channelReadComplete`), so the client hops once per read, not once per message.
 /// Stops reading from the socket while the client has too much to do (see ``InboundMailbox``).
-final class PusherFrameHandler: ChannelDuplexHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+package final class PusherFrameHandler: ChannelDuplexHandler {
+    package typealias InboundIn = WebSocketFrame
+    package typealias OutboundIn = WebSocketFrame
+    package typealias OutboundOut = WebSocketFrame
 
     private let mailbox: InboundMailbox
     private let outcome: ConnectionOutcomeBox
@@ -24,13 +24,13 @@ final class PusherFrameHandler: ChannelDuplexHandler {
     private var isReadPending = false
     private var context: ChannelHandlerContext?
 
-    init(mailbox: InboundMailbox, outcome: ConnectionOutcomeBox, maximumMessageSize: Int) {
+    package init(mailbox: InboundMailbox, outcome: ConnectionOutcomeBox, maximumMessageSize: Int) {
         self.mailbox = mailbox
         self.outcome = outcome
         self.maximumMessageSize = maximumMessageSize
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
@@ -39,13 +39,13 @@ final class PusherFrameHandler: ChannelDuplexHandler {
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         // The mailbox's resume handler refers to this handler: break the cycle.
         self.mailbox.setResumeHandler {}
         self.context = nil
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if self.isReadingPaused {
             self.isReadPending = true
         } else {
@@ -60,7 +60,7 @@ final class PusherFrameHandler: ChannelDuplexHandler {
         context.read()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = self.unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
@@ -122,19 +122,19 @@ final class PusherFrameHandler: ChannelDuplexHandler {
         self.batch.append(frame)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         self.flush()
         context.fireChannelReadComplete()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         self.flush()
         self.mailbox.close()
         self.mailbox.setResumeHandler {}
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         self.outcome.failed(error)
         context.close(promise: nil)
     }

@@ -3,23 +3,23 @@
 import NIOCore
 
 /// The parts of a `ws://` or `wss://` URL a connection needs.
-struct WebSocketURL: Sendable, Hashable {
-    var useTLS: Bool
-    var host: String
-    var port: Int
+package struct WebSocketURL: Sendable, Hashable {
+    package var useTLS: Bool
+    package var host: String
+    package var port: Int
     /// Path and query, as sent in the request line.
-    var target: String
+    package var target: String
 
     /// Whether `host` is an IP address literal (no SNI is sent for those).
-    var isIPAddress: Bool { (try? SocketAddress(ipAddress: self.host, port: 0)) != nil }
+    package var isIPAddress: Bool { (try? SocketAddress(ipAddress: self.host, port: 0)) != nil }
 
     /// The `Host` header: the port only when it is not the scheme's default.
-    var hostHeader: String {
+    package var hostHeader: String {
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         return self.port == (self.useTLS ? 443 : 80) ? host : "\(host):\(self.port)"
     }
 
-    init(parsing url: String) throws(PusherError) {
+    package init(parsing url: String) throws(PusherError) {
         let rest: Substring
         if url.hasPrefix("wss://") {
             (self.useTLS, rest) = (true, url.dropFirst(6))
