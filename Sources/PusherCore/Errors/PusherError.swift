@@ -12,6 +12,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
             case reconnectAttemptsExhausted, serverError, malformedMessage, invalidChannelName
             case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired, authorizationFailed
             case alreadyRunning, invalidConfiguration, clientEventRejected, signInFailed, encryptionUnavailable
+            case messageTooLarge, tlsFailed, limitExceeded, protocolViolation
         }
         private let base: Base
 
@@ -56,6 +57,19 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The client options cannot form a valid connection URL, or an argument is not accepted
         /// (such as a provided authorization for a channel that cannot take one).
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
+        /// The server sent a message larger than `PusherClientOptions.maximumMessageSize`. The client
+        /// closed the socket with 1009 and reconnects.
+        public static let messageTooLarge = Code(base: .messageTooLarge)
+        /// The TLS handshake failed: the server's certificate was not trusted, did not name the host,
+        /// had expired, or TLS itself failed. The message names the host and the reason. The client
+        /// retries with its backoff, since a server's certificate can be fixed while it runs.
+        public static let tlsFailed = Code(base: .tlsFailed)
+        /// One of the client's documented limits was reached (presence roster size, events held during
+        /// a key reload, queued outbound messages, key reloads per interval); the message names it.
+        public static let limitExceeded = Code(base: .limitExceeded)
+        /// The server broke the protocol in a way the client could recover from (a second
+        /// `pusher:connection_established` on one connection); the message was ignored.
+        public static let protocolViolation = Code(base: .protocolViolation)
 
         public var description: String { self.base.rawValue }
     }
