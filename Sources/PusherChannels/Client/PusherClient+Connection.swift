@@ -11,13 +11,8 @@ extension PusherClient {
     }
 
     func openConnection(generation: Int) {
-        let url: String
-        do {
-            url = try self.options.endpoint.url(key: self.key, client: Self.clientName, version: Self.version)
-        } catch {
-            self.perform(self.engine.transportFailed(generation: generation, error: error, at: self.clock.now, random: .random(in: 0..<1)))
-            return
-        }
+        // `connect()` checked the URL before the engine asked for a socket.
+        guard case .success(let url) = self.connectionURL else { return }
         let handle = ConnectionHandle()
         self.connections[generation] = handle
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])

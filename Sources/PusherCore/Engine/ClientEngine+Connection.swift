@@ -6,6 +6,14 @@ extension ClientEngine {
         self.apply(self.connection.connect(at: now))
     }
 
+    /// The options cannot form a connection: the state becomes `failed(error)` with no retries.
+    /// Every call reports the error, even when the state was `failed` with it already.
+    package mutating func configurationInvalid(_ error: PusherError, at now: Duration) -> [Action] {
+        var actions = self.apply(self.connection.configurationInvalid(error, at: now))
+        if !actions.contains(.report(error)) { actions.append(.report(error)) }
+        return actions
+    }
+
     /// Close the connection and cancel any pending reconnection; subscriptions are kept.
     package mutating func disconnect(at now: Duration) -> [Action] {
         self.apply(self.connection.disconnect(at: now))
