@@ -99,7 +99,8 @@ extension PusherClient {
             self.perform(self.engine.transportClosed(generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
         case .failed(let error):
             self.log(.debug, "connection failed", ["pusher.generation": "\(generation)", "pusher.error": "\(error)"])
-            let failure = PusherError(.transportFailed, "connection failed: \(error)", cause: error)
+            // The transport's own typed errors (such as tlsFailed) reach the user as they are.
+            let failure = error as? PusherError ?? PusherError(.transportFailed, "connection failed: \(error)", cause: error)
             self.perform(self.engine.transportFailed(generation: generation, error: failure, at: now, random: random))
         case .aborted:
             self.log(.debug, "connection dropped", ["pusher.generation": "\(generation)"])
