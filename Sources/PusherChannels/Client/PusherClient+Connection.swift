@@ -96,7 +96,11 @@ extension PusherClient {
         switch outcome {
         case .closed(let close):
             self.log(.debug, "connection closed", ["pusher.generation": "\(generation)", "pusher.close_code": "\(close.map { String($0.code) } ?? "none")"])
-            self.perform(self.engine.transportClosed(generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
+            if let limit = close?.exceededMessageSizeLimit {
+                self.perform(self.engine.messageTooLarge(generation: generation, limit: limit, at: now, random: random))
+            } else {
+                self.perform(self.engine.transportClosed(generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
+            }
         case .failed(let error):
             self.log(.debug, "connection failed", ["pusher.generation": "\(generation)", "pusher.error": "\(error)"])
             // The transport's own typed errors (such as tlsFailed) reach the user as they are.

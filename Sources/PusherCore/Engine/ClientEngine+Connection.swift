@@ -49,6 +49,17 @@ extension ClientEngine {
         self.apply(self.connection.transportClosed(generation: generation, closeCode: closeCode, reason: reason, at: now, random: random))
     }
 
+    /// The client closed the socket of `generation` with 1009 because the server sent a message over
+    /// `limit` bytes: reported as `messageTooLarge` naming the limit, then reconnected with the backoff.
+    package mutating func messageTooLarge(generation: Int, limit: Int, at now: Duration, random: Double) -> [Action] {
+        let error = PusherError(
+            .messageTooLarge,
+            "the server sent a message larger than the limit of \(limit) bytes (maximumMessageSize); the client closed the connection with 1009",
+            closeCode: 1009
+        )
+        return self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
+    }
+
     /// The socket of `generation` could not be opened or broke.
     package mutating func transportFailed(generation: Int, error: PusherError, at now: Duration, random: Double) -> [Action] {
         self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
