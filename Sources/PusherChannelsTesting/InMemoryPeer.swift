@@ -10,6 +10,7 @@ package final class InMemoryPeer: Sendable {
     private struct State {
         var closeFrame: TransportClose?
         var clientClosed = false
+        var writesStalled = false
     }
 
     /// The URL the client connected to.
@@ -17,6 +18,7 @@ package final class InMemoryPeer: Sendable {
     private let mailbox = InboundMailbox()
     private let state = NIOLockedValueBox(State())
     private let sent = ArrivalLog<String>()
+    private let writesResumed = WakeupSignal()
 
     init(url: String) {
         self.url = url
@@ -48,6 +50,12 @@ package final class InMemoryPeer: Sendable {
     /// Ends the connection without a close frame (a reset).
     package func drop() {
         self.mailbox.close()
+    }
+
+    /// While stalled, the client's writes do not complete (a server that stops reading).
+    package func stallWrites(_ stalled: Bool) {
+        self.state.withLockedValue { $0.writesStalled = stalled }
+        if !stalled { self.writesResumed.signal() }
     }
 
     var closeFrame: TransportClose? { self.state.withLockedValue { $0.closeFrame } }
@@ -83,6 +91,10 @@ package final class InMemoryPeer: Sendable {
         }
 
         func send(_ text: String) async throws {
+            while self.peer.state.withLockedValue({ $0.writesStalled }) {
+                await self.peer.writesResumed.wait()
+                try Task.checkCancellation()
+            }
             self.peer.sent.append(text)
         }
 

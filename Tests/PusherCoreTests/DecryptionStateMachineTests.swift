@@ -34,7 +34,7 @@ struct DecryptionStateMachineTests {
     func openAndMalformed() {
         var machine = DecryptionStateMachine()
         _ = machine.subscribed(Self.channel, key: [97])
-        let actions = machine.received(Self.event("e1", "a1"), open: Self.open) + machine.received(Self.event("e2", "bad"), open: Self.open)
+        let actions = machine.received(Self.event("e1", "a1"), at: .zero, open: Self.open) + machine.received(Self.event("e2", "bad"), at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["deliver e1 1", "report e2 malformedPayload"])
     }
 
@@ -42,11 +42,11 @@ struct DecryptionStateMachineTests {
     func reloadKeepsOrder() {
         var machine = DecryptionStateMachine()
         _ = machine.subscribed(Self.channel, key: [97])
-        var actions = machine.received(Self.event("e1", "b1"), open: Self.open)
+        var actions = machine.received(Self.event("e1", "b1"), at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["reload \(Self.channel)"])
-        actions = machine.received(Self.event("e2", "b2"), open: Self.open) + machine.received(Self.event("e3", "bad"), open: Self.open)
+        actions = machine.received(Self.event("e2", "b2"), at: .zero, open: Self.open) + machine.received(Self.event("e3", "bad"), at: .zero, open: Self.open)
         #expect(actions.isEmpty)
-        actions = machine.reloadSucceeded(Self.channel, key: [98], open: Self.open)
+        actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["deliver e1 1", "deliver e2 2", "report e3 malformedPayload"])
     }
 
@@ -54,27 +54,29 @@ struct DecryptionStateMachineTests {
     func reloadedKeyStillWrong() {
         var machine = DecryptionStateMachine()
         _ = machine.subscribed(Self.channel, key: [97])
-        _ = machine.received(Self.event("e1", "c1"), open: Self.open)
-        var actions = machine.received(Self.event("e2", "b2"), open: Self.open)
-        actions += machine.reloadSucceeded(Self.channel, key: [98], open: Self.open)
+        _ = machine.received(Self.event("e1", "c1"), at: .zero, open: Self.open)
+        var actions = machine.received(Self.event("e2", "b2"), at: .zero, open: Self.open)
+        actions += machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["report e1 cannotDecrypt", "deliver e2 2"])
-        // e2 opened with the reloaded key: a later failure may reload again.
-        actions = machine.received(Self.event("e3", "c3"), open: Self.open)
+        // e2 opened with the reloaded key: a later failure may reload again, once the interval passed.
+        actions = machine.received(Self.event("e3", "c3"), at: .seconds(10), open: Self.open)
         #expect(Self.summary(actions) == ["reload \(Self.channel)"])
-        actions = machine.reloadSucceeded(Self.channel, key: [98], open: Self.open)
-        actions += machine.received(Self.event("e4", "c4"), open: Self.open)
+        actions = machine.reloadSucceeded(Self.channel, key: [98], at: .seconds(10), open: Self.open)
+        actions += machine.received(Self.event("e4", "c4"), at: .seconds(10), open: Self.open)
         #expect(Self.summary(actions) == ["report e3 cannotDecrypt", "report e4 cannotDecrypt"])
     }
 
-    @Test("a failed reload reports the event that needed it; the next failure tries again")
+    @Test("a failed reload reports the event that needed it; the next failure after the interval tries again")
     func reloadFailed() {
         var machine = DecryptionStateMachine()
         _ = machine.subscribed(Self.channel, key: [97])
-        _ = machine.received(Self.event("e1", "b1"), open: Self.open)
-        _ = machine.received(Self.event("e2", "a2"), open: Self.open)
-        var actions = machine.reloadFailed(Self.channel, message: "timeout", open: Self.open)
+        _ = machine.received(Self.event("e1", "b1"), at: .zero, open: Self.open)
+        _ = machine.received(Self.event("e2", "a2"), at: .zero, open: Self.open)
+        var actions = machine.reloadFailed(Self.channel, message: "timeout", at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["report e1 reloadFailed", "deliver e2 2"])
-        actions = machine.received(Self.event("e3", "b3"), open: Self.open)
+        actions = machine.received(Self.event("e3", "b3"), at: .seconds(9), open: Self.open)
+        #expect(Self.summary(actions) == ["report e3 cannotDecrypt"])
+        actions = machine.received(Self.event("e4", "b4"), at: .seconds(10), open: Self.open)
         #expect(Self.summary(actions) == ["reload \(Self.channel)"])
     }
 
@@ -82,11 +84,58 @@ struct DecryptionStateMachineTests {
     func removal() {
         var machine = DecryptionStateMachine()
         _ = machine.subscribed(Self.channel, key: [97])
-        _ = machine.received(Self.event("e1", "b1"), open: Self.open)
-        _ = machine.received(Self.event("e2", "b2"), open: Self.open)
+        _ = machine.received(Self.event("e1", "b1"), at: .zero, open: Self.open)
+        _ = machine.received(Self.event("e2", "b2"), at: .zero, open: Self.open)
         let actions = machine.removeAll()
         #expect(Self.summary(actions) == ["report e1 channelGone", "report e2 channelGone"])
-        #expect(machine.reloadSucceeded(Self.channel, key: [98], open: Self.open).isEmpty)
-        #expect(Self.summary(machine.received(Self.event("e3", "a3"), open: Self.open)) == ["report e3 cannotDecrypt"])
+        #expect(machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open).isEmpty)
+        #expect(Self.summary(machine.received(Self.event("e3", "a3"), at: .zero, open: Self.open)) == ["report e3 cannotDecrypt"])
+    }
+
+    @Test("forged events interleaved with valid ones start at most one reload per interval")
+    func forgedInterleaved() {
+        var machine = DecryptionStateMachine(reloadInterval: .seconds(10))
+        _ = machine.subscribed(Self.channel, key: [97])
+        var reloads = 0
+        var reported = 0
+        var delivered = 0
+        // 100 rounds in 20 s: a forged event (wrong key), answered by the same key, then a valid one.
+        for round in 0..<100 {
+            let now = Duration.milliseconds(200 * round)
+            var actions = machine.received(Self.event("forged", "x\(round)"), at: now, open: Self.open)
+            if actions.contains(.reload(channel: Self.channel)) {
+                reloads += 1
+                actions += machine.reloadSucceeded(Self.channel, key: [97], at: now, open: Self.open)
+            }
+            actions += machine.received(Self.event("valid", "a\(round)"), at: now, open: Self.open)
+            for action in actions {
+                if case .report = action { reported += 1 }
+                if case .deliver = action { delivered += 1 }
+            }
+        }
+        #expect(reloads == 2)
+        #expect(reported == 100)
+        #expect(delivered == 100)
+    }
+
+    @Test("events held during a reload are bounded; the rest are reported as heldEventsLimit")
+    func heldLimit() {
+        var machine = DecryptionStateMachine(maximumHeld: 3)
+        _ = machine.subscribed(Self.channel, key: [97])
+        var actions: [DecryptionStateMachine.Action] = []
+        for index in 1...5 { actions += machine.received(Self.event("e\(index)", "b\(index)"), at: .zero, open: Self.open) }
+        #expect(Self.summary(actions) == ["reload \(Self.channel)", "report e4 heldEventsLimit", "report e5 heldEventsLimit"])
+        actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
+        #expect(Self.summary(actions) == ["deliver e1 1", "deliver e2 2", "deliver e3 3"])
+    }
+
+    @Test("holding 200 000 events during a reload is linear (a copy per append would take minutes)")
+    func floodWhileReloading() {
+        var machine = DecryptionStateMachine(maximumHeld: 200_000)
+        _ = machine.subscribed(Self.channel, key: [97])
+        _ = machine.received(Self.event("first", "b0"), at: .zero, open: Self.open)
+        for index in 1..<200_000 { _ = machine.received(Self.event("e", "b\(index)"), at: .zero, open: Self.open) }
+        let actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
+        #expect(actions.count == 200_000)
     }
 }

@@ -12,7 +12,8 @@ struct PresenceRosterTests {
     @Test("a subscription builds the members from hash and ids, me from channel_data; numeric ids become strings")
     func snapshot() throws {
         var roster = PresenceRoster()
-        let change = try roster.reset(subscriptionData: Self.subscription, channelData: #"{"user_id":2}"#)
+        let (change, overflow) = try roster.reset(subscriptionData: Self.subscription, channelData: #"{"user_id":2}"#)
+        #expect(overflow == nil)
         let expected = PresenceSnapshot(
             members: [PresenceMember(userID: "1", userInfo: .object(["name": .string("Ann")])), PresenceMember(userID: "2")],
             me: PresenceMember(userID: "2")
@@ -49,5 +50,22 @@ struct PresenceRosterTests {
         #expect(throws: PusherError.self) { try roster.reset(subscriptionData: .object([:]), channelData: nil) }
         #expect(throws: PusherError.self) { try roster.memberAdded(.object([:])) }
         #expect(throws: PusherError.self) { try roster.memberRemoved(.string("x")) }
+    }
+
+    @Test("the roster is capped: a subscription over the cap keeps the lowest ids and says so; a new member beyond it is refused")
+    func cap() throws {
+        var roster = PresenceRoster(maximumMembers: 1)
+        let (change, overflow) = try roster.reset(subscriptionData: Self.subscription, channelData: nil)
+        #expect(overflow?.code == .limitExceeded)
+        guard case .snapshot(let snapshot) = change else { return }
+        #expect(snapshot.members.map(\.userID) == ["1"])
+        #expect {
+            try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"3"}"#))
+        } throws: { error in
+            (error as? PusherError)?.code == .limitExceeded
+        }
+        // An update of a member already present is no growth.
+        #expect(try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"1","user_info":{"x":1}}"#)) == .added(PresenceMember(userID: "1", userInfo: .object(["x": .number("1")]))))
+        #expect(roster.count == 1)
     }
 }

@@ -22,13 +22,18 @@ public struct BufferingPolicy: Sendable, Hashable {
 
     /// Events held for one consumer at most (at least 1).
     public var limit: Int
+    /// Bytes of event data and names held for one consumer at most (each event also counts a fixed
+    /// 64 bytes). Whichever of the two limits is reached first applies; one event larger than this
+    /// alone is still delivered. Default 32 MiB.
+    public var byteLimit: Int
     public var whenFull: WhenFull
 
-    public init(limit: Int, whenFull: WhenFull) {
+    public init(limit: Int, whenFull: WhenFull, byteLimit: Int = 32 << 20) {
         self.limit = max(1, limit)
+        self.byteLimit = max(1, byteLimit)
         self.whenFull = whenFull
     }
 
-    /// 10 000 events, then fail the consumer.
+    /// 10 000 events or 32 MiB, then fail the consumer.
     public static let `default` = BufferingPolicy(limit: 10_000, whenFull: .fail)
 }

@@ -12,7 +12,8 @@ extension PusherClient {
     /// or array, as a string otherwise. The server does not echo client events to their sender.
     ///
     /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-`, a public or
-    ///   encrypted channel, a channel nobody iterates, or a full queue.
+    ///   encrypted channel, a channel nobody iterates, or a full queue
+    ///   (``PusherClientOptions/clientEventQueueLimit``).
     public func trigger(_ event: String, on channel: String, data: String) throws(PusherError) {
         self.perform(try self.engine.trigger(event, on: channel, data: data, at: self.clock.now))
     }

@@ -73,7 +73,9 @@ extension PusherClient {
             group.addTask {
                 for await frame in handle.frames {
                     switch frame {
-                    case .text(let text): try await connection.send(text)
+                    case .text(let text):
+                        try await connection.send(text)
+                        handle.wrote(text)
                     case .close: try await connection.close()
                     }
                 }
@@ -86,11 +88,12 @@ extension PusherClient {
     }
 
     private func connectionCancelled(generation: Int) {
-        self.connections.removeValue(forKey: generation)?.outbox.finish()
+        self.connections.removeValue(forKey: generation)?.finish()
     }
 
     private func connectionEnded(generation: Int, outcome: ConnectionOutcome) {
-        self.connections.removeValue(forKey: generation)?.outbox.finish()
+        let handle = self.connections.removeValue(forKey: generation)
+        handle?.finish()
         let now = self.clock.now
         let random = Double.random(in: 0..<1)
         switch outcome {
@@ -107,6 +110,11 @@ extension PusherClient {
             let failure = error as? PusherError ?? PusherError(.transportFailed, "connection failed: \(error)", cause: error)
             self.perform(self.engine.transportFailed(generation: generation, error: failure, at: now, random: random))
         case .aborted:
+            if let overflow = handle?.overflow {
+                self.log(.debug, "connection dropped: outbox over its limit", ["pusher.generation": "\(generation)"])
+                self.perform(self.engine.transportFailed(generation: generation, error: overflow, at: now, random: random))
+                return
+            }
             self.log(.debug, "connection dropped", ["pusher.generation": "\(generation)"])
             self.perform(self.engine.transportClosed(generation: generation, closeCode: nil, reason: nil, at: now, random: random))
         }

@@ -29,9 +29,9 @@ extension PusherClient {
             case .openConnection(let generation):
                 self.openConnection(generation: generation)
             case .send(let generation, let text):
-                self.connections[generation]?.outbox.yield(.text(text))
+                _ = self.connections[generation]?.send(text, limit: self.options.outboundBufferLimit)
             case .closeConnection(let generation):
-                self.connections[generation]?.outbox.yield(.close)
+                self.connections[generation]?.close()
             case .abortConnection(let generation):
                 self.connections[generation]?.abort.fire()
             case .rearmWatchdog(let generation):

@@ -99,6 +99,9 @@ public actor PusherClient: Service {
                 encryptionAvailable: SecretBox.isAvailable,
                 clientEventRateLimit: options.clientEventRateLimit,
                 clientEventQueueLimit: options.clientEventQueueLimit,
+                maximumPresenceMembers: options.maximumPresenceMembers,
+                maximumHeldEncryptedEvents: options.maximumHeldEncryptedEvents,
+                keyReloadInterval: options.keyReloadInterval,
                 open: { message, key in EncryptedPayload.open(message, key: key) },
                 key: { secret in EncryptedPayload.key(fromSharedSecret: secret) }
             )
@@ -218,7 +221,7 @@ public actor PusherClient: Service {
         // final state remains to be told.
         self.perform(self.engine.runEnded(at: self.clock.now))
         self.observers.finishAll()
-        for handle in self.connections.values { handle.outbox.finish() }
+        for handle in self.connections.values { handle.finish() }
         self.connections = [:]
         self.reconnectTimers = [:]
         for waiter in self.consumerWaiters { waiter.signal.fire() }

@@ -37,8 +37,23 @@ public struct PusherClientOptions: Sendable {
     /// Client events sent per second at most; more wait their turn (Pusher rejects more than 10 per
     /// second with error 4301). Default 10.
     public var clientEventRateLimit: Int
-    /// Client events that may wait for their channel's subscription, per channel. Default 100.
+    /// Client events that may wait for their channel's subscription, per channel, and for the rate
+    /// limit, in all. Beyond it ``PusherClient/trigger(_:on:data:)`` throws `clientEventRejected`.
+    /// Default 100.
     public var clientEventQueueLimit: Int
+    /// Members kept per presence channel. A server that reports more gets a `limitExceeded` error
+    /// on ``PusherClient/errors``; the members with the lowest ids are kept. Default 10 000
+    /// (Pusher's own limit is 100 unless raised).
+    public var maximumPresenceMembers: Int
+    /// Events of one encrypted channel held while its key reloads. Later ones are reported on
+    /// ``PusherClient/decryptionFailures(on:)`` with reason `heldEventsLimit`. Default 1 000.
+    public var maximumHeldEncryptedEvents: Int
+    /// At most one key reload per encrypted channel in this interval; an event that does not open
+    /// meanwhile is reported as `cannotDecrypt`. Default 10 s.
+    public var keyReloadInterval: Duration
+    /// Bytes of outbound messages the client may queue for a socket that does not take them. Beyond
+    /// it the socket is dropped, `limitExceeded` is reported and the client reconnects. Default 16 MiB.
+    public var outboundBufferLimit: Int
     /// TLS settings for `wss://` (custom trust roots, client certificates). `nil` uses the system's
     /// trust store. To trust a private certificate authority, see
     /// ``trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``. A failed handshake or a
@@ -70,6 +85,10 @@ public struct PusherClientOptions: Sendable {
         self.userAuthenticator = nil
         self.clientEventRateLimit = 10
         self.clientEventQueueLimit = 100
+        self.maximumPresenceMembers = 10_000
+        self.maximumHeldEncryptedEvents = 1_000
+        self.keyReloadInterval = .seconds(10)
+        self.outboundBufferLimit = 16 << 20
         self.authorizationTimeout = .seconds(10)
     }
 

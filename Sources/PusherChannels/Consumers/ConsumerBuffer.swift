@@ -10,9 +10,10 @@ import PusherCore
 /// batch (``deliver(contentsOf:)``). The consumer takes elements without suspending while any are
 /// buffered, and suspends only when the buffer is empty.
 ///
-/// The limit counts events the consumer has not taken. A consumer that is waiting has one more
-/// place: the event that wakes it is as good as taken (and `dropOldest` never drops it).
-package final class ConsumerBuffer<Element: Sendable>: Sendable {
+/// The limits count events the consumer has not taken, and their bytes. A consumer that is waiting
+/// has one more place: the event that wakes it is as good as taken (and `dropOldest` never drops
+/// it). An element larger than the byte limit alone is still taken when nothing else is buffered.
+package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     private enum End {
         case finished
         case failed(PusherError)
@@ -20,6 +21,8 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     private struct State {
         var elements = Deque<Element>()
+        /// The bytes of `elements`.
+        var bytes = 0
         var waiter: UnsafeContinuation<Void, Never>?
         /// The consumer waits, or was woken and has not taken yet: the first element is its.
         var reserved = false
@@ -40,12 +43,14 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     let channel: String?
     private let limit: Int
+    private let byteLimit: Int
     private let whenFull: BufferingPolicy.WhenFull
     private let state = NIOLockedValueBox(State())
 
     package init(channel: String?, policy: BufferingPolicy) {
         self.channel = channel
         self.limit = policy.limit
+        self.byteLimit = policy.byteLimit
         self.whenFull = policy.whenFull
     }
 
@@ -69,22 +74,29 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     private func add(_ element: Element, to state: inout State) -> Bool {
         guard state.end == nil else { return false }
         let reserved = state.reserved ? 1 : 0
-        if state.elements.count < self.limit + reserved {
+        let size = element.bufferedByteCount
+        if state.elements.count < self.limit + reserved && (state.bytes + size <= self.byteLimit || state.elements.count <= reserved) {
             state.elements.append(element)
+            state.bytes += size
             return true
         }
         switch self.whenFull {
         case .dropNewest:
             return true
         case .dropOldest:
-            state.elements.remove(at: reserved)
+            // Make room, by count and by bytes, never dropping the element a waiting consumer is owed.
+            repeat {
+                state.bytes -= state.elements.remove(at: reserved).bufferedByteCount
+            } while state.elements.count > reserved && state.bytes + size > self.byteLimit
             state.elements.append(element)
+            state.bytes += size
             return true
         case .fail:
+            let what = state.elements.count < self.limit + reserved ? "\(self.byteLimit) bytes" : "\(self.limit) events"
             state.end = .failed(
                 PusherError(
                     .consumerTooSlow,
-                    "the consumer fell more than its buffer behind; later elements were not delivered to it",
+                    "the consumer fell more than its buffer (\(what)) behind; later elements were not delivered to it",
                     channel: self.channel
                 )
             )
@@ -113,6 +125,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         while true {
             let taken = self.state.withLockedValue { state -> Taken in
                 if let element = state.elements.popFirst() {
+                    state.bytes -= element.bufferedByteCount
                     state.reserved = false
                     return .element(element)
                 }

@@ -5,7 +5,7 @@ import PusherCore
 /// The iteration of one consumer, shared by ``ChannelEventSequence`` and ``PresenceChangeSequence``:
 /// registers on the first `next()`, then takes from the consumer's buffer. Generic, but only used
 /// with concrete elements inside this module, so it is specialised.
-struct ConsumerIterator<Element: Sendable> {
+struct ConsumerIterator<Element: BufferedElement> {
     typealias Register = @Sendable () async throws(PusherError) -> (ConsumerBuffer<Element>, ListenerToken)?
 
     private enum State {

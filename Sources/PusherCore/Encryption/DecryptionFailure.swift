@@ -12,6 +12,9 @@ public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
         case reloadFailed
         /// The connection was lost, or the channel unsubscribed, before the event could be opened.
         case channelGone
+        /// Too many events arrived while the channel's key was reloading
+        /// (`PusherClientOptions.maximumHeldEncryptedEvents`); this one was not kept.
+        case heldEventsLimit
     }
 
     public var channel: String

@@ -9,8 +9,13 @@
 /// others in order. When a reloaded key does not open anything, later failures are reported
 /// without reloading again (the authorizer gave its current key; asking again per event would only
 /// flood it) until that key opens an event. A reload that failed (the authorizer threw or timed
-/// out) does not count: the next failure tries again. Malformed payloads are reported without a
+/// out) does not stop the next failure from trying again. Malformed payloads are reported without a
 /// reload.
+///
+/// Two limits keep a hostile server from turning this into work without end: at most one reload
+/// per channel per `reloadInterval` (forged events interleaved with valid ones would otherwise
+/// start a reload each), and at most `maximumHeld` events held during a reload (later ones are
+/// reported with reason `heldEventsLimit`). Held events are appended in place: holding is linear.
 ///
 /// Pure: the cipher is passed in as `open`, and the driver performs the ``Action``s.
 package struct DecryptionStateMachine: Sendable {
@@ -36,13 +41,22 @@ package struct DecryptionStateMachine: Sendable {
         var key: [UInt8]
         var isReloading = false
         var mayReload = true
+        /// When the last reload started.
+        var lastReload: Duration?
         /// Held while reloading; the first one is the event that failed.
         var held: [PusherMessage] = []
     }
 
     private var channels: [String: Channel] = [:]
+    /// Events held for one channel during a reload, at most.
+    package let maximumHeld: Int
+    /// At most one reload per channel per this interval.
+    package let reloadInterval: Duration
 
-    package init() {}
+    package init(maximumHeld: Int = 1_000, reloadInterval: Duration = .seconds(10)) {
+        self.maximumHeld = max(1, maximumHeld)
+        self.reloadInterval = reloadInterval
+    }
 
     /// `channel` was (re)subscribed with `key`: it replaces whatever was known.
     package mutating func subscribed(_ channel: String, key: [UInt8]) -> [Action] {
@@ -66,8 +80,8 @@ package struct DecryptionStateMachine: Sendable {
     }
 
     /// An encrypted event of `message.channel` arrived.
-    package mutating func received(_ message: PusherMessage, open: Open) -> [Action] {
-        guard let channel = message.channel, var state = self.channels[channel] else {
+    package mutating func received(_ message: PusherMessage, at now: Duration, open: Open) -> [Action] {
+        guard let channel = message.channel, let index = self.channels.index(forKey: channel) else {
             return [
                 .report(
                     DecryptionFailure(
@@ -79,19 +93,17 @@ package struct DecryptionStateMachine: Sendable {
                 )
             ]
         }
-        if state.isReloading {
-            state.held.append(message)
-            self.channels[channel] = state
-            return []
-        }
         var actions: [Action] = []
-        self.process(message, channel: channel, state: &state, actions: &actions, open: open)
-        self.channels[channel] = state
+        let limits = self.limits
+        // In place: a copy of the channel's state would copy its held events on every append.
+        Self.process(message, channel: channel, state: &self.channels.values[index], actions: &actions, at: now, open: open, limits: limits)
         return actions
     }
 
+    private var limits: (maximumHeld: Int, reloadInterval: Duration) { (self.maximumHeld, self.reloadInterval) }
+
     /// The reload for `channel` gave `key`.
-    package mutating func reloadSucceeded(_ channel: String, key: [UInt8], open: Open) -> [Action] {
+    package mutating func reloadSucceeded(_ channel: String, key: [UInt8], at now: Duration, open: Open) -> [Action] {
         guard var state = self.channels[channel], state.isReloading else { return [] }
         state.key = key
         state.isReloading = false
@@ -101,7 +113,7 @@ package struct DecryptionStateMachine: Sendable {
         state.held = []
         // Should one of them start another reload, `process` holds it and the rest again.
         for message in held {
-            self.process(message, channel: channel, state: &state, actions: &actions, open: open)
+            Self.process(message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
         }
         self.channels[channel] = state
         return actions
@@ -109,7 +121,7 @@ package struct DecryptionStateMachine: Sendable {
 
     /// The reload for `channel` failed with `message`: the event that needed it is reported, the
     /// others are tried with the key the channel had.
-    package mutating func reloadFailed(_ channel: String, message: String, open: Open) -> [Action] {
+    package mutating func reloadFailed(_ channel: String, message: String, at now: Duration, open: Open) -> [Action] {
         guard var state = self.channels[channel], state.isReloading, let first = state.held.first else { return [] }
         state.isReloading = false
         // A failed reload says nothing about the key: the next failure may try again.
@@ -120,14 +132,35 @@ package struct DecryptionStateMachine: Sendable {
         let rest = state.held.dropFirst()
         state.held = []
         for message in rest {
-            self.process(message, channel: channel, state: &state, actions: &actions, open: open)
+            Self.process(message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
         }
         self.channels[channel] = state
         return actions
     }
 
-    private func process(_ message: PusherMessage, channel: String, state: inout Channel, actions: inout [Action], open: Open) {
+    private static func process(
+        _ message: PusherMessage,
+        channel: String,
+        state: inout Channel,
+        actions: inout [Action],
+        at now: Duration,
+        open: Open,
+        limits: (maximumHeld: Int, reloadInterval: Duration)
+    ) {
         if state.isReloading {
+            guard state.held.count < limits.maximumHeld else {
+                actions.append(
+                    .report(
+                        DecryptionFailure(
+                            channel: channel,
+                            event: message.event,
+                            reason: .heldEventsLimit,
+                            message: "\(limits.maximumHeld) events already wait for the channel's key reload (maximumHeldEncryptedEvents)"
+                        )
+                    )
+                )
+                return
+            }
             state.held.append(message)
             return
         }
@@ -137,10 +170,22 @@ package struct DecryptionStateMachine: Sendable {
             actions.append(.deliver(message, plaintext: plaintext))
         case .malformed(let reason):
             actions.append(.report(DecryptionFailure(channel: channel, event: message.event, reason: .malformedPayload, message: reason)))
-        case .wrongKey where state.mayReload:
+        case .wrongKey where state.mayReload && state.lastReload.map({ now - $0 >= limits.reloadInterval }) ?? true:
             state.isReloading = true
+            state.lastReload = now
             state.held = [message]
             actions.append(.reload(channel: channel))
+        case .wrongKey where state.mayReload:
+            actions.append(
+                .report(
+                    DecryptionFailure(
+                        channel: channel,
+                        event: message.event,
+                        reason: .cannotDecrypt,
+                        message: "the channel's key does not open the event; its key was reloaded less than \(limits.reloadInterval) ago (keyReloadInterval)"
+                    )
+                )
+            )
         case .wrongKey:
             actions.append(
                 .report(

@@ -5,7 +5,8 @@ extension ClientEngine {
     /// subscription succeeds it waits (bounded); then events go out in order, paced by the rate limit.
     ///
     /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-`, a public or
-    ///   encrypted channel, a channel nobody iterates, or a full queue.
+    ///   encrypted channel, a channel nobody iterates, or a full queue (`clientEventQueueLimit`
+    ///   events wait for the channel's subscription, or for the rate limit in all).
     package mutating func trigger(_ event: String, on channel: String, data: String, at now: Duration) throws(PusherError) -> [Action] {
         guard event.hasPrefix("client-") else {
             throw PusherError(.clientEventRejected, "client event names start with \"client-\"", channel: channel)
@@ -23,6 +24,13 @@ extension ClientEngine {
                 throw PusherError(.clientEventRejected, "too many client events wait for the subscription", channel: channel)
             }
             return []
+        }
+        guard self.clientEvents.readyCount < self.configuration.clientEventQueueLimit else {
+            throw PusherError(
+                .clientEventRejected,
+                "\(self.configuration.clientEventQueueLimit) client events already wait for the rate limit (clientEventQueueLimit)",
+                channel: channel
+            )
         }
         self.clientEvents.enqueue(text, channel: channel)
         self.now = now

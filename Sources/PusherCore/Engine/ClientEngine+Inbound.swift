@@ -70,7 +70,7 @@ extension ClientEngine {
         // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
         guard let consumers = self.consumers.channels[channel] else { return }
         if ChannelName.isEncrypted(channel), !PusherEventName.isProtocolEvent(message.event) {
-            self.apply(self.decryption.received(message, open: self.configuration.open), to: &actions)
+            self.apply(self.decryption.received(message, at: self.now, open: self.configuration.open), to: &actions)
             return
         }
         self.fanOut(ChannelEvent(message, channel: channel), to: consumers, into: &actions)

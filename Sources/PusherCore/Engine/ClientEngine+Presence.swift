@@ -3,10 +3,14 @@
 extension ClientEngine {
     /// A presence subscription succeeded: its roster is rebuilt from the server's snapshot.
     mutating func presenceSubscribed(_ channel: String, _ message: PusherMessage, into actions: inout [Action]) {
-        var roster = PresenceRoster()
+        var roster = PresenceRoster(maximumMembers: self.configuration.maximumPresenceMembers)
         do {
-            let change = try roster.reset(subscriptionData: try message.parsedData(), channelData: self.presenceChannelData[channel])
+            let (change, overflow) = try roster.reset(subscriptionData: try message.parsedData(), channelData: self.presenceChannelData[channel])
             self.rosters[channel] = roster
+            if var overflow {
+                overflow.channel = channel
+                actions.append(.report(overflow))
+            }
             self.notifyPresence(change, on: channel, into: &actions)
         } catch {
             var failure = error
@@ -16,11 +20,13 @@ extension ClientEngine {
     }
 
     mutating func presenceMemberChanged(_ message: PusherMessage, into actions: inout [Action]) {
-        guard let channel = message.channel, var roster = self.rosters[channel] else { return }
+        guard let channel = message.channel, let index = self.rosters.index(forKey: channel) else { return }
         do {
             let data = try message.parsedData()
-            let change = message.event == PusherEventName.memberAdded ? try roster.memberAdded(data) : try roster.memberRemoved(data)
-            self.rosters[channel] = roster
+            // In place: a copy of the roster would copy every member on every change.
+            let change =
+                message.event == PusherEventName.memberAdded
+                ? try self.rosters.values[index].memberAdded(data) : try self.rosters.values[index].memberRemoved(data)
             if let change { self.notifyPresence(change, on: channel, into: &actions) }
         } catch {
             var failure = error

@@ -19,6 +19,12 @@ package struct ClientEngine: Sendable {
         package var clientEventRateLimit: Int
         /// Client events that may wait for one channel's subscription.
         package var clientEventQueueLimit: Int
+        /// Members kept per presence channel at most; more are reported as `limitExceeded`.
+        package var maximumPresenceMembers: Int
+        /// Events held per encrypted channel while its key reloads, at most.
+        package var maximumHeldEncryptedEvents: Int
+        /// At most one key reload per encrypted channel per this interval.
+        package var keyReloadInterval: Duration
         /// Opens one encrypted payload with a key (the cipher lives outside the engine).
         package var open: @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened
         /// The 32-byte key a `shared_secret` stands for, or nil when it is not base64 of 32 bytes.
@@ -30,6 +36,9 @@ package struct ClientEngine: Sendable {
             encryptionAvailable: Bool = false,
             clientEventRateLimit: Int = 10,
             clientEventQueueLimit: Int = 100,
+            maximumPresenceMembers: Int = 10_000,
+            maximumHeldEncryptedEvents: Int = 1_000,
+            keyReloadInterval: Duration = .seconds(10),
             open: @escaping @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened = { _, _ in .wrongKey },
             key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
         ) {
@@ -38,6 +47,9 @@ package struct ClientEngine: Sendable {
             self.encryptionAvailable = encryptionAvailable
             self.clientEventRateLimit = clientEventRateLimit
             self.clientEventQueueLimit = clientEventQueueLimit
+            self.maximumPresenceMembers = maximumPresenceMembers
+            self.maximumHeldEncryptedEvents = maximumHeldEncryptedEvents
+            self.keyReloadInterval = keyReloadInterval
             self.open = open
             self.key = key
         }
@@ -46,7 +58,7 @@ package struct ClientEngine: Sendable {
     package let configuration: Configuration
     var connection: ConnectionStateMachine
     var subscriptions = SubscriptionStateMachine()
-    var decryption = DecryptionStateMachine()
+    var decryption: DecryptionStateMachine
     var signInMachine = SignInStateMachine()
     var consumers = ConsumerTable()
     /// Membership of subscribed presence channels, rebuilt on every subscription.
@@ -63,6 +75,7 @@ package struct ClientEngine: Sendable {
     package init(configuration: Configuration) {
         self.configuration = configuration
         self.connection = ConnectionStateMachine(configuration: configuration.connection)
+        self.decryption = DecryptionStateMachine(maximumHeld: configuration.maximumHeldEncryptedEvents, reloadInterval: configuration.keyReloadInterval)
         self.clientEvents = ClientEventQueue(rateLimit: configuration.clientEventRateLimit, queueLimit: configuration.clientEventQueueLimit)
     }
 

@@ -23,6 +23,9 @@ struct ClientEventQueue: Sendable {
         self.limiter = RateLimiter(limit: rateLimit, per: .seconds(1))
     }
 
+    /// Events waiting for the rate limit.
+    var readyCount: Int { self.ready.count - self.readyStart }
+
     var first: Queued? { self.readyStart < self.ready.count ? self.ready[self.readyStart] : nil }
 
     mutating func removeFirst() {

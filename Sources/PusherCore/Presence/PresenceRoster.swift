@@ -4,8 +4,18 @@
 package struct PresenceRoster: Sendable, Hashable {
     private var members: [String: PresenceMember] = [:]
     private var myID: String?
+    /// Members kept at most: a server cannot make the client hold an unbounded roster.
+    package let maximumMembers: Int
 
-    package init() {}
+    package init(maximumMembers: Int = 10_000) {
+        self.maximumMembers = max(1, maximumMembers)
+    }
+
+    package var count: Int { self.members.count }
+
+    private var limitError: PusherError {
+        PusherError(.limitExceeded, "the presence channel has more than \(self.maximumMembers) members (maximumPresenceMembers); the others are not tracked")
+    }
 
     package var snapshot: PresenceSnapshot {
         let members = self.members.values.sorted { $0.userID < $1.userID }
@@ -14,7 +24,12 @@ package struct PresenceRoster: Sendable, Hashable {
 
     /// Replaces the membership with `pusher_internal:subscription_succeeded`'s
     /// `{"presence": {"ids", "hash", "count"}}`. `channelData` is this client's own `channel_data`.
-    package mutating func reset(subscriptionData: JSONValue, channelData: String?) throws(PusherError) -> PresenceChange {
+    /// Beyond ``maximumMembers``, members are left out (the lowest ids are kept) and `overflow` is
+    /// the `limitExceeded` error to report.
+    package mutating func reset(
+        subscriptionData: JSONValue,
+        channelData: String?
+    ) throws(PusherError) -> (change: PresenceChange, overflow: PusherError?) {
         guard let presence = subscriptionData["presence"] else {
             throw PusherError(.malformedMessage, "presence subscription without a \"presence\" object")
         }
@@ -25,9 +40,18 @@ package struct PresenceRoster: Sendable, Hashable {
         if case .array(let ids)? = presence["ids"] {
             for id in ids.compactMap(\.idValue) where members[id] == nil { members[id] = PresenceMember(userID: id) }
         }
-        self.members = members
         self.myID = channelData.flatMap { try? JSONValue(parsing: $0) }?["user_id"]?.idValue
-        return .snapshot(self.snapshot)
+        var overflow: PusherError?
+        if members.count > self.maximumMembers {
+            let kept = members.keys.sorted().prefix(self.maximumMembers)
+            var trimmed: [String: PresenceMember] = [:]
+            trimmed.reserveCapacity(kept.count)
+            for id in kept { trimmed[id] = members[id] }
+            members = trimmed
+            overflow = self.limitError
+        }
+        self.members = members
+        return (.snapshot(self.snapshot), overflow)
     }
 
     /// `pusher_internal:member_added`: adds the member, or updates one already present (no double
@@ -36,6 +60,7 @@ package struct PresenceRoster: Sendable, Hashable {
         guard let id = data["user_id"]?.idValue else { throw PusherError(.malformedMessage, "member_added without a user_id") }
         let info = data["user_info"]
         let member = PresenceMember(userID: id, userInfo: info == .null ? nil : info)
+        guard self.members.count < self.maximumMembers || self.members[id] != nil else { throw self.limitError }
         self.members[id] = member
         return .added(member)
     }

@@ -37,6 +37,33 @@ struct ConsumerBufferTests {
         #expect(result.error == error)
     }
 
+    @Test(
+        "bytes are bounded as well as events (test elements weigh their value in bytes)",
+        arguments: [
+            (BufferingPolicy.WhenFull.dropNewest, [100, 200, 300], PusherError.Code?.none),
+            (.dropOldest, [400, 50], nil),
+            (.fail, [100, 200, 300], .consumerTooSlow),
+        ]
+    )
+    func byteLimit(whenFull: BufferingPolicy.WhenFull, expected: [Int], error: PusherError.Code?) async {
+        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: whenFull, byteLimit: 600))
+        _ = buffer.deliver(contentsOf: [100, 200, 300, 400, 50])
+        buffer.finish()
+        let result = await Self.drain(buffer)
+        #expect(result.elements == expected)
+        #expect(result.error == error)
+    }
+
+    @Test("one element larger than the byte limit alone is still delivered")
+    func oversizedElement() async {
+        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 10, whenFull: .fail, byteLimit: 600))
+        #expect(buffer.deliver(contentsOf: [1_000]))
+        buffer.finish()
+        let result = await Self.drain(buffer)
+        #expect(result.elements == [1_000])
+        #expect(result.error == nil)
+    }
+
     @Test("a waiting consumer is woken once per batch, and the element that wakes it is never dropped")
     func waitingConsumer() async {
         let buffer = Self.buffer(limit: 1, .dropOldest)
@@ -81,4 +108,9 @@ struct ConsumerBufferTests {
         #expect(result.error == .subscriptionFailed)
         #expect((try? await buffer.next()) == nil)
     }
+}
+
+extension Int: BufferedElement {
+    /// Test elements count their own value as their size, so tests can reach the byte limit.
+    package var bufferedByteCount: Int { self }
 }
