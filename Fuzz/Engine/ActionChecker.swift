@@ -10,8 +10,10 @@ struct ActionChecker {
     var inbound: Set<[String]> = []
     /// The roster as the presence consumer saw it: id → member.
     var roster: [String: PresenceMember]
-    /// Key reloads asked for and not answered yet.
-    var pendingReloads: [String] = []
+    /// Key reloads asked for and not answered yet: (channel, socket id).
+    var pendingReloads: [(String, String)] = []
+    /// Authorizations and user authentications asked for and not answered yet.
+    var pendingRequests: [ClientEngine.Action] = []
 
     init(_ fixture: EngineFixture) {
         self.fixture = fixture
@@ -41,8 +43,11 @@ struct ActionChecker {
         case .notifySubscriptionCount(_, let channel):
             check(self.isListened(channel), "subscription count for \(channel), which nobody consumes")
         case .reloadKey(let channel, let socketID):
-            check(channel == EngineFixture.encrypted && socketID == EngineFixture.socketID, "key reload for \(channel) on \(socketID)")
-            self.pendingReloads.append(channel)
+            check(channel == EngineFixture.encrypted && socketID == self.fixture.engine.state.socketID, "key reload for \(channel) on \(socketID)")
+            self.pendingReloads.append((channel, socketID))
+        case .authorize(_, let socketID), .authenticateUser(let socketID):
+            check(socketID == self.fixture.engine.state.socketID, "authorization asked for socket \(socketID)")
+            self.pendingRequests.append(action)
         case .openConnection, .startReconnectTimer:
             fail("a new connection without any timer firing: \(action)")
         default:

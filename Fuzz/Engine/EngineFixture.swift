@@ -52,17 +52,9 @@ struct EngineFixture {
         self.add(.channel(Self.encrypted, eventName: nil, authorization: nil), .channels([Self.encrypted], eventName: nil))
         self.add(.all, .all)
         self.add(.user(eventName: nil), .user)
-        _ = self.engine.authorizationCompleted(channel: "private-room", socketID: Self.socketID, result: .success(.init(auth: "key:a")))
-        _ = self.engine.authorizationCompleted(
-            channel: Self.presence,
-            socketID: Self.socketID,
-            result: .success(.init(auth: "key:b", channelData: Self.channelData))
-        )
-        _ = self.engine.authorizationCompleted(
-            channel: Self.encrypted,
-            socketID: Self.socketID,
-            result: .success(.init(auth: "key:c", sharedSecret: FuzzKey.sharedSecret))
-        )
+        for channel in ["private-room", Self.presence, Self.encrypted] {
+            _ = self.engine.authorizationCompleted(channel: channel, socketID: Self.socketID, result: .success(Self.authorization(of: channel)))
+        }
         for channel in ["news", "private-room", Self.encrypted] {
             self.receive(#"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)
         }
@@ -72,6 +64,15 @@ struct EngineFixture {
         )
         guard self.engine.state.socketID == Self.socketID, self.engine.user != nil, self.engine.members(of: Self.presence)?.count == 2 else {
             fatalError("the engine fixture did not reach its state")
+        }
+    }
+
+    /// What the authorizer answers for `channel`.
+    static func authorization(of channel: String) -> ChannelAuthorization {
+        switch channel {
+        case Self.presence: ChannelAuthorization(auth: "key:b", channelData: Self.channelData)
+        case Self.encrypted: ChannelAuthorization(auth: "key:c", sharedSecret: FuzzKey.sharedSecret)
+        default: ChannelAuthorization(auth: "key:a")
         }
     }
 

@@ -31,6 +31,13 @@ extension Seeds {
             [frame("pusher_internal:watchlist_events", nil, #"{"events":[{"name":"online","user_ids":["1"]}]}"#), frame("pusher_internal:unknown", "news", "{}"), frame("pusher:custom", "news", "{}")],
             [frame("pusher_internal:subscription_succeeded", "news", "{}"), frame("pusher_internal:subscription_succeeded", "private-room", "{}"), frame("pusher_internal:subscription_succeeded", vault, "{}")],
             [frame("e", "news", #"\ud83d\ude00 \ud800\u0041 "#), #"{"event":"e","channel":"news","data":"\ud800\u0041\\\"\/\n"}"#, #"{"event":"e","channel":"news","data":{"deep":[[[[[[[[[[1]]]]]]]]]]}}"#],
+            [
+                frame("pusher:connection_established", nil, #"{"socket_id":"9.9","activity_timeout":30}"#), frame("pusher:ping", nil, nil),
+                frame("pusher:signin_success", nil, #"{"user_data":"{\"id\":\"me\"}"}"#),
+                frame("pusher_internal:subscription_succeeded", "private-room", "{}"), frame("pusher_internal:subscription_succeeded", vault, "{}"),
+                frame("pusher_internal:subscription_succeeded", lobby, #"{"presence":{"ids":["me"],"hash":{"me":null},"count":1}}"#),
+                frame("secret", vault, sealed(2, nonceByte: 8)), frame("hello", "#server-to-user-me", "{}"),
+            ],
         ]
         return named("frames", sequences.map { $0.joined(separator: "\n") })
     }
