@@ -105,6 +105,15 @@ struct PusherMessageTests {
         }
     }
 
+    @Test(
+        "an invalid escape in object data or a skipped field is a typed error (found by fuzzing)",
+        arguments: [#"{"event":"e","data":{"a":"\q"}}"#, #"{"event":"e","x":["\\", "\'"]}"#, #"{"event":"e","data":{"\ü":1}}"#]
+    )
+    func invalidEscapeInSkippedValue(text: String) {
+        #expect(throws: PusherError.self) { try PusherMessage(parsing: text) }
+        #expect(throws: PusherError.self) { try JSONValue(parsing: text) }
+    }
+
     @Test("a message round-trips through its server serialisation")
     func roundTrip() throws {
         let original = PusherMessage(event: "ev", channel: "ch", data: "{\"q\":\"\\u0001\"}\n", userID: "u")

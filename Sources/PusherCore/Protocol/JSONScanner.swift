@@ -203,28 +203,9 @@ struct JSONScanner: ~Copyable {
         }
     }
 
+    /// Skips a string, validating it exactly as reading it does (every escape included).
     private mutating func skipString() throws(JSONError) {
-        try self.expect(UInt8(ascii: "\""))
-        while true {
-            self.position = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: self.position)
-            guard self.position < self.bytes.count else { throw JSONError("unterminated string") }
-            let byte = self.bytes[self.position]
-            self.position += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return
-            case UInt8(ascii: "\\"):
-                guard self.position < self.bytes.count else { break }
-                if self.bytes[self.position] == UInt8(ascii: "u") {
-                    self.position += 1
-                    _ = try self.readHex4()
-                } else {
-                    self.position += 1
-                }
-            default:
-                throw JSONError("control character in string")
-            }
-        }
+        _ = try self.readRawString()
     }
 
     private mutating func skipLiteral(_ literal: StaticString) throws(JSONError) {
