@@ -29,6 +29,10 @@ extension FakePusherServer {
         /// Whether `pusher:signin` is checked and answered (off lets a test answer by hand with
         /// ``send(raw:to:)``).
         public var answersSignIn: Bool
+        /// With a certificate, the server speaks TLS only (`wss://`, and `https://` for the auth
+        /// endpoints) and presents that test certificate, issued by the test CA of
+        /// ``TestCertificates``; nil (the default) serves plain `ws://` and `http://`.
+        public var tls: TestCertificates.Server?
 
         public enum DataEncoding: Sendable {
             case string
@@ -44,8 +48,10 @@ extension FakePusherServer {
             sendsSubscriptionCounts: Bool = false,
             dataEncoding: DataEncoding = .string,
             encryptionMasterKey: String? = nil,
-            answersSignIn: Bool = true
+            answersSignIn: Bool = true,
+            tls: TestCertificates.Server? = nil
         ) {
+            self.tls = tls
             self.answersSignIn = answersSignIn
             self.encryptionMasterKey = encryptionMasterKey
             self.sendsSubscriptionCounts = sendsSubscriptionCounts

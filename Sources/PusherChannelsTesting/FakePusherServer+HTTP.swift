@@ -8,19 +8,23 @@ import NIOCore
 import NIOHTTP1
 import PusherChannels
 
-// The plain-HTTP auth endpoints: channel authorization and user authentication.
+// The HTTP auth endpoints: channel authorization and user authentication (HTTPS in the TLS mode,
+// which URLSession does not trust: it knows only the system's certificate authorities).
 extension FakePusherServer {
-    /// The user-auth endpoint this server serves over plain HTTP:
-    /// `http://127.0.0.1:PORT/pusher/user-auth`. It signs `{"id":"user-<socket id>"}`, or the
+    /// The user-auth endpoint this server serves: `http://127.0.0.1:PORT/pusher/user-auth`
+    /// (`https` in the TLS mode). It signs `{"id":"user-<socket id>"}`, or the
     /// `user_id` form field when one is sent.
     public nonisolated var userAuthEndpoint: URL {
-        URL(string: "http://\(self.host):\(self.port)/pusher/user-auth")!  // host and port are always valid here
+        URL(string: "\(self.httpScheme)://\(self.host):\(self.port)/pusher/user-auth")!  // host and port are always valid here
     }
 
-    /// The auth endpoint this server serves over plain HTTP: `http://127.0.0.1:PORT/pusher/auth`.
+    /// The auth endpoint this server serves: `http://127.0.0.1:PORT/pusher/auth` (`https` in the
+    /// TLS mode).
     public nonisolated var authEndpoint: URL {
-        URL(string: "http://\(self.host):\(self.port)/pusher/auth")!  // host and port are always valid here
+        URL(string: "\(self.httpScheme)://\(self.host):\(self.port)/pusher/auth")!  // host and port are always valid here
     }
+
+    private nonisolated var httpScheme: String { self.configuration.tls == nil ? "http" : "https" }
 
     /// Sets how the auth endpoint answers from now on.
     public func setAuthEndpoint(_ behavior: AuthEndpointBehavior) {

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import PusherChannels
 
@@ -14,7 +15,8 @@ extension FakePusherServer {
         case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
-    /// Starts a server on a free loopback port, runs `body`, then closes every connection and stops.
+    /// Starts a server on a free loopback port (TLS only when ``Configuration/tls`` is set), runs
+    /// `body`, then closes every connection and stops.
     public static func withRunning<Result: Sendable>(
         configuration: Configuration = Configuration(),
         isolation: isolated (any Actor)? = #isolation,
@@ -22,10 +24,14 @@ extension FakePusherServer {
     ) async throws -> Result {
         let refusing = NIOLockedValueBox(false)
         let refusedCount = NIOLockedValueBox(0)
+        let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
                     let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                         maxFrameSize: 1 << 24,
                         shouldUpgrade: { channel, _ in

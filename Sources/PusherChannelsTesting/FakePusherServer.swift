@@ -69,8 +69,14 @@ public actor FakePusherServer {
         self.masterKey = configuration.encryptionMasterKey
     }
 
-    /// Client options that connect to this server (plain `ws://` on loopback).
+    /// Client options that connect to this server on loopback: plain `ws://`, or in the TLS mode
+    /// `wss://` trusting the test CA of ``TestCertificates``.
     public nonisolated func clientOptions() -> PusherClientOptions {
-        PusherClientOptions(host: self.host, port: self.port, useTLS: false)
+        var options = PusherClientOptions(host: self.host, port: self.port, useTLS: self.configuration.tls != nil)
+        if self.configuration.tls != nil {
+            // The committed test CA always parses.
+            try! options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
+        }
+        return options
     }
 }

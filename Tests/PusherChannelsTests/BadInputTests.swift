@@ -37,6 +37,31 @@ struct BadInputTests {
         }
     }
 
+    @Test("a message over maximumMessageSize: closed with 1009, reported as messageTooLarge naming the limit, then reconnected")
+    func messageTooLarge() async throws {
+        try await withHarness(options: { $0.maximumMessageSize = 1_000 }) { harness in
+            var errors = harness.client.errors.makeAsyncIterator()
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            async let events = collect(harness.client.events(on: "a"), count: 2)
+            await harness.server.waitForSubscribers(of: "a")
+            await harness.server.trigger(channel: "a", event: "small", data: "1")
+            await harness.server.trigger(channel: "a", event: "big", data: String(repeating: "x", count: 2_000))
+            let error = await errors.next()
+            #expect(error?.code == .messageTooLarge)
+            #expect(error?.closeCode == 1009)
+            #expect(error?.message.contains("1000 bytes") == true)
+            guard case .reconnecting(1, let delay, let cause)? = await states.collect(until: { $0.isReconnecting }).last else { return }
+            #expect(cause.code == .messageTooLarge)
+            await harness.clock.waitForSleepers()
+            harness.clock.advance(by: delay)
+            await harness.server.waitForConnections(count: 2)
+            await harness.server.waitForSubscribers(of: "a")
+            await harness.server.trigger(channel: "a", event: "after", data: "2")
+            let names = try await events.map(\.name)
+            #expect(names == ["small", "after"])
+        }
+    }
+
     @Test("invalid and reserved channel names throw from the sequence", arguments: ["", "bad name", "#server-to-user-1"])
     func invalidName(name: String) async throws {
         try await withHarness { harness in

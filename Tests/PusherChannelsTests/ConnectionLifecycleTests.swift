@@ -96,7 +96,7 @@ struct ConnectionLifecycleTests {
         }
     }
 
-    @Test("a dropped socket backs off; the counter resets after a successful handshake")
+    @Test("a dropped socket backs off; the counter resets after a connection stayed up 10 s")
     func dropBacksOffAndResets() async throws {
         try await withHarness { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
@@ -118,6 +118,8 @@ struct ConnectionLifecycleTests {
             await harness.clock.waitForDeadlines([.seconds(3)])
             harness.clock.advance(by: .seconds(2))
             _ = await states.connectedSocketID()
+            // Healthy for `Backoff.resetAfter` (10 s): the next drop starts the backoff afresh.
+            harness.clock.advance(by: .seconds(10))
             await harness.server.drop()
             guard case .reconnecting(1, .seconds(1), _)? = await states.collect(until: { $0.isReconnecting }).last else {
                 Issue.record("the attempt counter did not reset after connecting")

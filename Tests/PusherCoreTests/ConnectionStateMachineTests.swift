@@ -140,8 +140,60 @@ struct ConnectionStateMachineTests {
         #expect(actions.last == .startReconnectTimer(generation: 5, delay: .seconds(2)))
     }
 
-    @Test("abnormal closes back off; the counter resets after a successful handshake")
-    func resetAfterSuccess() {
+    @Test("4200–4299 again and again: at once only the first time, then growing delays")
+    func repeatedReconnectNow() {
+        var machine = Self.connected()
+        var generation = 1
+        var delays: [Duration] = []
+        for step in 0..<5 {
+            let now = Duration.seconds(step)
+            // Each new socket completes the handshake and is closed with 4200 at once.
+            if step > 0 {
+                _ = machine.transportOpened(generation: generation, at: now)
+                _ = machine.connectionEstablished(generation: generation, socketID: "1.\(step)", activityTimeout: nil, at: now)
+            }
+            let actions = machine.transportClosed(generation: generation, closeCode: 4200, reason: "reconnect", at: now, random: 0)
+            if let next = actions.lazy.compactMap({ if case .openConnection(let next) = $0 { next } else { nil } }).first {
+                delays.append(.zero)
+                generation = next
+            } else if case .startReconnectTimer(let timer, let delay)? = actions.last {
+                delays.append(delay)
+                guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now + delay).first else { return }
+                generation = next
+            } else {
+                Issue.record("expected a reconnect, got \(actions)")
+            }
+        }
+        #expect(delays == [.zero, .seconds(1), .seconds(2), .seconds(4), .seconds(8)])
+    }
+
+    @Test("a handshake that is closed at once does not reset the backoff")
+    func closedRightAfterHandshake() {
+        var machine = Self.connected()
+        var generation = 1
+        var delays: [Duration] = []
+        var now = Duration.zero
+        for step in 0..<5 {
+            if step > 0 {
+                _ = machine.transportOpened(generation: generation, at: now)
+                _ = machine.connectionEstablished(generation: generation, socketID: "1.\(step)", activityTimeout: nil, at: now)
+            }
+            let actions = machine.transportClosed(generation: generation, closeCode: 1006, reason: nil, at: now, random: 0)
+            guard case .startReconnectTimer(let timer, let delay)? = actions.last else {
+                Issue.record("expected a timer, got \(actions)")
+                return
+            }
+            delays.append(delay)
+            now += delay
+            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now).first else { return }
+            generation = next
+        }
+        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)])
+    }
+
+    @Test("the counter resets after a connection stayed up for resetAfter, or delivered a channel event")
+    func resetAfterHealthyConnection() {
+        // Two failures in a row, then a connection that stays up 10 s.
         var machine = Self.connected()
         _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
         _ = machine.reconnectTimerFired(generation: 2, at: .seconds(1))
@@ -150,9 +202,41 @@ struct ConnectionStateMachineTests {
         _ = machine.reconnectTimerFired(generation: 4, at: .seconds(3))
         _ = machine.transportOpened(generation: 5, at: .seconds(3))
         _ = machine.connectionEstablished(generation: 5, socketID: "2.2", activityTimeout: nil, at: .seconds(3))
-        let actions = machine.transportClosed(generation: 5, closeCode: 1006, reason: nil, at: .seconds(9), random: 0)
+        var actions = machine.transportClosed(generation: 5, closeCode: 1006, reason: nil, at: .seconds(13), random: 0)
         #expect(actions.last == .startReconnectTimer(generation: 6, delay: .seconds(1)))
         #expect(machine.publicState.description.hasPrefix("reconnecting(attempt: 1"))
+
+        // Up for only 6 s: not reset.
+        _ = machine.reconnectTimerFired(generation: 6, at: .seconds(14))
+        _ = machine.transportOpened(generation: 7, at: .seconds(14))
+        _ = machine.connectionEstablished(generation: 7, socketID: "3.3", activityTimeout: nil, at: .seconds(14))
+        actions = machine.transportClosed(generation: 7, closeCode: 1006, reason: nil, at: .seconds(20), random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 8, delay: .seconds(2)))
+
+        // Up for 1 s, but a channel event arrived: reset.
+        _ = machine.reconnectTimerFired(generation: 8, at: .seconds(22))
+        _ = machine.transportOpened(generation: 9, at: .seconds(22))
+        _ = machine.connectionEstablished(generation: 9, socketID: "4.4", activityTimeout: nil, at: .seconds(22))
+        machine.channelEventReceived()
+        actions = machine.transportClosed(generation: 9, closeCode: 1006, reason: nil, at: .seconds(23), random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 10, delay: .seconds(1)))
+    }
+
+    @Test("a second connection_established on a connected socket changes nothing")
+    func duplicateEstablished() {
+        var machine = Self.connected()
+        #expect(machine.isConnected(1))
+        #expect(machine.connectionEstablished(generation: 1, socketID: "other", activityTimeout: nil, at: .seconds(1)) == [])
+        #expect(machine.publicState == .connected(socketID: "1.1"))
+    }
+
+    @Test("an invalid configuration fails at once, without a socket or a retry; connect() may try again")
+    func configurationInvalid() {
+        var machine = Machine()
+        let error = PusherError(.invalidConfiguration, "invalid port 0")
+        #expect(machine.configurationInvalid(error, at: .zero) == [.publishState(.failed(error))])
+        #expect(machine.publicState == .failed(error))
+        #expect(machine.connect(at: .seconds(1)).first == .openConnection(generation: 1))
     }
 
     @Test("the attempt limit ends in failed; connect() afterwards starts afresh")

@@ -45,13 +45,28 @@ struct PusherEndpointTests {
             (PusherEndpoint(host: "h", port: 0), "k"), (PusherEndpoint(host: "h", port: 70000), "k"),
             (PusherEndpoint(host: "h"), ""), (PusherEndpoint(host: "h"), "a b"), (PusherEndpoint(host: "h"), "k/../x"),
             (PusherEndpoint(host: "h"), "k?x=1"),
+            (PusherEndpoint.cluster("x@evil.com#"), "k"), (PusherEndpoint.cluster("eu.evil.com"), "k"), (PusherEndpoint.cluster(""), "k"),
+            (PusherEndpoint(host: "user@host"), "k"), (PusherEndpoint(host: "a..b"), "k"), (PusherEndpoint(host: "-a.b"), "k"),
+            (PusherEndpoint(host: "h#x"), "k"), (PusherEndpoint(host: "h?x"), "k"), (PusherEndpoint(host: String(repeating: "a", count: 64)), "k"),
+            (PusherEndpoint(host: "[::1"), "k"), (PusherEndpoint(host: "::g"), "k"), (PusherEndpoint(host: "h", path: "a?b"), "k"),
+            (PusherEndpoint(host: "h", path: "a b"), "k"), (PusherEndpoint(host: "h", path: "../#"), "k"),
         ]
     )
     func invalid(endpoint: PusherEndpoint, key: String) {
+        // Named a configuration error before any connection is tried (the client never retries it).
         #expect {
             try endpoint.url(key: key, client: "c", version: "v")
         } throws: { error in
             (error as? PusherError)?.code == .invalidConfiguration
         }
+    }
+
+    @Test("a cluster must be one DNS label, and the error names it")
+    func clusterLabel() {
+        #expect(throws: PusherError(.invalidConfiguration, "invalid cluster 'x@evil.com#': expected one DNS label such as 'eu' or 'mt1'")) {
+            try PusherEndpoint.cluster("x@evil.com#").url(key: "k", client: "c", version: "v")
+        }
+        #expect((try? PusherEndpoint.cluster("us-east_1").url(key: "k", client: "c", version: "v")) != nil)
+        #expect((try? PusherEndpoint(host: "10.0.0.1", useTLS: false).url(key: "k", client: "c", version: "v")) == "ws://10.0.0.1:80/app/k?protocol=7&client=c&version=v")
     }
 }

@@ -11,13 +11,8 @@ extension PusherClient {
     }
 
     func openConnection(generation: Int) {
-        let url: String
-        do {
-            url = try self.options.endpoint.url(key: self.key, client: Self.clientName, version: Self.version)
-        } catch {
-            self.perform(self.engine.transportFailed(generation: generation, error: error, at: self.clock.now, random: .random(in: 0..<1)))
-            return
-        }
+        // `connect()` checked the URL before the engine asked for a socket.
+        guard case .success(let url) = self.connectionURL else { return }
         let handle = ConnectionHandle()
         self.connections[generation] = handle
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
@@ -101,10 +96,15 @@ extension PusherClient {
         switch outcome {
         case .closed(let close):
             self.log(.debug, "connection closed", ["pusher.generation": "\(generation)", "pusher.close_code": "\(close.map { String($0.code) } ?? "none")"])
-            self.perform(self.engine.transportClosed(generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
+            if let limit = close?.exceededMessageSizeLimit {
+                self.perform(self.engine.messageTooLarge(generation: generation, limit: limit, at: now, random: random))
+            } else {
+                self.perform(self.engine.transportClosed(generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
+            }
         case .failed(let error):
             self.log(.debug, "connection failed", ["pusher.generation": "\(generation)", "pusher.error": "\(error)"])
-            let failure = PusherError(.transportFailed, "connection failed: \(error)", cause: error)
+            // The transport's own typed errors (such as tlsFailed) reach the user as they are.
+            let failure = error as? PusherError ?? PusherError(.transportFailed, "connection failed: \(error)", cause: error)
             self.perform(self.engine.transportFailed(generation: generation, error: failure, at: now, random: random))
         case .aborted:
             self.log(.debug, "connection dropped", ["pusher.generation": "\(generation)"])

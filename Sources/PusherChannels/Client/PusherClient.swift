@@ -46,6 +46,8 @@ public actor PusherClient: Service {
     nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
     nonisolated let observers = ObserverRegistry()
+    /// The connection URL, or why the options cannot form one (checked before every connect).
+    nonisolated let connectionURL: Result<String, PusherError>
 
     private enum RunPhase {
         case idle, running, finished
@@ -87,6 +89,9 @@ public actor PusherClient: Service {
         self.clock = ClockAdapter(clock)
         self.logger = logger
         self.transport = transport
+        self.connectionURL = Result { () throws(PusherError) in
+            try options.endpoint.url(key: key, client: Self.clientName, version: Self.version)
+        }
         self.engine = ClientEngine(
             configuration: ClientEngine.Configuration(
                 connection: options.stateMachineConfiguration,
@@ -161,8 +166,16 @@ public actor PusherClient: Service {
 
     /// Connects, if not connected or connecting. After a failure or ``disconnect()`` this starts
     /// afresh; while waiting to reconnect it skips the rest of the delay.
+    ///
+    /// Options that cannot form a connection (an invalid key, host, cluster, port or path) make the
+    /// state `failed` with an `invalidConfiguration` error at once, without retries.
     public func connect() {
-        self.perform(self.engine.connect(at: self.clock.now))
+        switch self.connectionURL {
+        case .success:
+            self.perform(self.engine.connect(at: self.clock.now))
+        case .failure(let error):
+            self.perform(self.engine.configurationInvalid(error, at: self.clock.now))
+        }
     }
 
     /// Closes the connection (normal close) and cancels any pending reconnection, in every state.

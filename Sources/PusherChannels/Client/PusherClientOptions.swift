@@ -40,7 +40,9 @@ public struct PusherClientOptions: Sendable {
     /// Client events that may wait for their channel's subscription, per channel. Default 100.
     public var clientEventQueueLimit: Int
     /// TLS settings for `wss://` (custom trust roots, client certificates). `nil` uses the system's
-    /// trust store.
+    /// trust store. To trust a private certificate authority, see
+    /// ``trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``. A failed handshake or a
+    /// refused certificate is reported as `tlsFailed`, naming the host and the reason.
     public var tlsConfiguration: TLSConfiguration?
 
     /// Options for Pusher's hosted service in `cluster` (`ws-{cluster}.pusher.com`).

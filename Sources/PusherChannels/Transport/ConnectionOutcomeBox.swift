@@ -3,7 +3,8 @@
 import NIOConcurrencyHelpers
 
 /// How one connection ended, written on the event loop and read by the task that ran it: the
-/// server's close frame, the first error, and whether a close frame was sent (only one is).
+/// close that ended it (the server's close frame, or the client's own when the server broke a
+/// limit), the first error, and whether a close frame was sent (only one is).
 package final class ConnectionOutcomeBox: Sendable {
     private struct State {
         package var closeFrame: TransportClose?
@@ -15,6 +16,7 @@ package final class ConnectionOutcomeBox: Sendable {
 
     package init() {}
 
+    /// Records the close that ends the connection; the first one counts.
     func received(_ close: TransportClose) {
         self.state.withLockedValue { if $0.closeFrame == nil { $0.closeFrame = close } }
     }

@@ -26,8 +26,8 @@ package struct NIOWebSocketTransport: PusherTransport {
         let eventLoop = self.group.next()
         let mailbox = InboundMailbox()
         let outcome = ConnectionOutcomeBox()
+        let sslContext = try target.useTLS ? Self.makeSSLContext(configuration.tlsConfiguration, host: target.host) : nil
         let upgraded = eventLoop.makePromise(of: Void.self)
-        let sslContext = try target.useTLS ? NIOSSLContext(configuration: configuration.tlsConfiguration ?? .makeClientConfiguration()) : nil
         let maximumMessageSize = configuration.maximumMessageSize
         let bootstrap = ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -35,7 +35,10 @@ package struct NIOWebSocketTransport: PusherTransport {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let sslContext {
+                        // No SNI for an IP address (TLS forbids it); NIOSSL then checks the
+                        // certificate against the address connected to.
                         try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
+                        try pipeline.addHandler(TLSFailureHandler(host: target.host))
                     }
                     let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maximumMessageSize, automaticErrorHandling: false) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
@@ -56,7 +59,16 @@ package struct NIOWebSocketTransport: PusherTransport {
                     try pipeline.addHandler(requestHandler)
                 }
             }
-        let channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+        } catch {
+            // No connection, so no handler completes the promise.
+            upgraded.fail(error)
+            // The TLS handler refuses some host names as it is created (within NIO's connection error).
+            let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
+            throw failures.lazy.compactMap { PusherError.tlsFailure($0, host: target.host) }.first ?? error
+        }
         do {
             try await upgraded.futureResult.get()
         } catch {
@@ -74,6 +86,14 @@ package struct NIOWebSocketTransport: PusherTransport {
         if let close = outcome.closeFrame { return close }
         if let error = outcome.error { throw error }
         return nil
+    }
+
+    private static func makeSSLContext(_ configuration: TLSConfiguration?, host: String) throws(PusherError) -> NIOSSLContext {
+        do {
+            return try NIOSSLContext(configuration: configuration ?? .makeClientConfiguration())
+        } catch {
+            throw PusherError(.tlsFailed, "TLS for \(host) could not be set up (tlsConfiguration): \(error)")
+        }
     }
 
     private struct Connection: TransportConnection {

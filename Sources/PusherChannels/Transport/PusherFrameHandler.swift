@@ -20,6 +20,8 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     /// A fragmented message being assembled, and whether it is text.
     private var fragments: ByteBuffer?
     private var fragmentsAreText = false
+    /// Set once this handler closed the connection for a broken rule: nothing more is read.
+    private var isFailed = false
     private var isReadingPaused = false
     private var isReadPending = false
     private var context: ChannelHandlerContext?
@@ -61,6 +63,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !self.isFailed else { return }
         let frame = self.unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
@@ -75,7 +78,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
             guard var fragments = self.fragments else { return self.fail(context, .protocolError, "a continuation frame without a message") }
             var data = frame.unmaskedData
             guard fragments.readableBytes + data.readableBytes <= self.maximumMessageSize else {
-                return self.fail(context, .messageTooLarge, "a message is larger than \(self.maximumMessageSize) bytes (maximumMessageSize)")
+                return self.closeForMessageTooLarge(context)
             }
             fragments.writeBuffer(&data)
             if frame.fin {
@@ -135,6 +138,10 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     }
 
     package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The frame decoder refuses a frame longer than `maximumMessageSize` before reading it.
+        if let error = error as? NIOWebSocketError, error == .invalidFrameLength {
+            return self.closeForMessageTooLarge(context)
+        }
         self.outcome.failed(error)
         context.close(promise: nil)
     }
@@ -145,9 +152,23 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         self.batch.removeAll(keepingCapacity: true)
     }
 
+    /// Closes the connection with 1009 because a message, in one frame or in fragments, is larger
+    /// than the limit; the connection's outcome is that close (see ``TransportClose/messageTooLarge(limit:)``).
+    private func closeForMessageTooLarge(_ context: ChannelHandlerContext) {
+        self.fragments = nil
+        self.outcome.received(.messageTooLarge(limit: self.maximumMessageSize))
+        self.sendClose(context, .messageTooLarge)
+    }
+
     /// Closes the connection with `code` after a protocol violation, and remembers why.
     private func fail(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode, _ message: String) {
-        self.outcome.failed(PusherError(code == .messageTooLarge ? .malformedMessage : .transportFailed, message))
+        self.outcome.failed(PusherError(.transportFailed, message))
+        self.sendClose(context, code)
+    }
+
+    /// Sends a close frame with `code` (unless one went out already), then closes the socket.
+    private func sendClose(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode) {
+        self.isFailed = true
         guard self.outcome.startClose() else { return context.close(promise: nil) }
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)

@@ -6,7 +6,13 @@
 /// `maximumDelay`, then shortened by a random fraction of up to `jitter` so that many clients
 /// dropped at once do not come back at once.
 ///
-/// Defaults: 1 s, doubling, capped at 30 s, 20 % jitter, unlimited attempts.
+/// The counter starts afresh only after a connection proved healthy: it delivered a channel event,
+/// or stayed up for `resetAfter`. A server that accepts the handshake and closes at once is
+/// therefore met with growing delays, not a reconnect every second. An immediate reconnect (close
+/// codes 4200–4299, or a pong timeout) happens at once only the first time in a row; a second one
+/// before the connection proved healthy backs off.
+///
+/// Defaults: 1 s, doubling, capped at 30 s, 20 % jitter, unlimited attempts, reset after 10 s up.
 public struct Backoff: Sendable, Hashable {
     public var initialDelay: Duration
     public var maximumDelay: Duration
@@ -15,14 +21,19 @@ public struct Backoff: Sendable, Hashable {
     public var jitter: Double
     /// How many reconnection attempts in a row before giving up; `nil` never gives up.
     public var maximumAttempts: Int?
+    /// How long a connection must stay up (without delivering a channel event) before the backoff
+    /// starts afresh after it ends.
+    public var resetAfter: Duration
 
     public init(
         initialDelay: Duration = .seconds(1),
         maximumDelay: Duration = .seconds(30),
         multiplier: Double = 2,
         jitter: Double = 0.2,
-        maximumAttempts: Int? = nil
+        maximumAttempts: Int? = nil,
+        resetAfter: Duration = .seconds(10)
     ) {
+        self.resetAfter = resetAfter
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.multiplier = multiplier

@@ -76,14 +76,18 @@ package struct ConnectionStateMachine: Sendable {
         var generation: Int
         /// Reconnection attempts since the last successful connection (0 for a fresh connect).
         var attempt: Int
-        /// Exponent of the backoff: like `attempt`, but 42xx closes do not advance it.
+        /// Exponent of the backoff: like `attempt`, but an immediate reconnect does not advance it.
         var streak: Int
+        /// Whether the immediate reconnect (42xx, pong timeout) was used since the last healthy
+        /// connection: a second one in a row backs off instead, so a server that keeps asking
+        /// for one cannot make the client reconnect in a tight loop.
+        var reconnectedImmediately = false
     }
 
     private enum State: Sendable {
         case idle
         case connecting(Attempt, startedAt: Duration, socketOpen: Bool, established: Established?)
-        case connected(Attempt, socketID: String, activityTimeout: Duration, pingSentAt: Duration?)
+        case connected(Attempt, socketID: String, activityTimeout: Duration, pingSentAt: Duration?, since: Duration)
         case waiting(Attempt)
         case stopped
     }
@@ -101,6 +105,8 @@ package struct ConnectionStateMachine: Sendable {
     private var closing: [Int: Duration] = [:]
     /// When the last message arrived on the current socket.
     private var lastActivity: Duration = .zero
+    /// Whether the current connection delivered a channel event (which proves it healthy).
+    private var deliveredChannelEvent = false
 
     package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -109,7 +115,7 @@ package struct ConnectionStateMachine: Sendable {
     /// The generation whose messages count: the socket being connected or connected.
     package var activeGeneration: Int? {
         switch self.state {
-        case .connecting(let attempt, _, _, _), .connected(let attempt, _, _, _): attempt.generation
+        case .connecting(let attempt, _, _, _), .connected(let attempt, _, _, _, _): attempt.generation
         case .idle, .waiting, .stopped: nil
         }
     }
@@ -122,7 +128,7 @@ package struct ConnectionStateMachine: Sendable {
 
     /// The generation of the ready connection, if there is one.
     package var readyGeneration: Int? {
-        if case .connected(let attempt, _, _, _) = self.state { return attempt.generation }
+        if case .connected(let attempt, _, _, _, _) = self.state { return attempt.generation }
         return nil
     }
 
@@ -170,7 +176,7 @@ package struct ConnectionStateMachine: Sendable {
         case .connecting(let attempt, _, _, _):
             self.closing[attempt.generation] = now
             return [.closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
-        case .connected(let attempt, _, _, _):
+        case .connected(let attempt, _, _, _, _):
             self.closing[attempt.generation] = now
             return [.connectionLost, .closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
         }
@@ -193,6 +199,23 @@ package struct ConnectionStateMachine: Sendable {
         self.lastActivity = now
     }
 
+    /// A channel event arrived on the active socket: the connection is healthy, and the backoff
+    /// starts afresh after it ends. Cheap enough to call per event.
+    @inline(__always)
+    package mutating func channelEventReceived() {
+        if !self.deliveredChannelEvent { self.deliveredChannelEvent = true }
+    }
+
+    /// The options cannot form a connection (an invalid key, host, port or path): fail at once,
+    /// without a socket and without retries.
+    package mutating func configurationInvalid(_ error: PusherError, at now: Duration) -> [Action] {
+        var actions = self.tearDown(at: now)
+        if case .stopped = self.state { return actions }
+        self.state = .idle
+        actions += self.publish(.failed(error))
+        return actions
+    }
+
     /// `pusher:connection_established` arrived. `activityTimeout` is the server's value, if sent.
     package mutating func connectionEstablished(
         generation: Int,
@@ -208,20 +231,22 @@ package struct ConnectionStateMachine: Sendable {
                 return []
             }
             return self.becomeConnected(attempt, established, at: now)
-        case .connected(let attempt, _, _, _) where attempt.generation == generation:
-            // A second handshake on the same socket: the server gave us a new identity.
-            return [.connectionLost] + self.becomeConnected(attempt, established, at: now)
         default:
+            // A second handshake on a connected socket is ignored (the engine reports it): taking
+            // it would authorize every channel again on the server's word.
             return []
         }
     }
+
+    /// Whether `generation` is connected already (a `connection_established` for it is a duplicate).
+    package func isConnected(_ generation: Int) -> Bool { self.readyGeneration == generation }
 
     /// Check the connection now (the network changed, the app came back to the foreground): send a
     /// ping at once and expect an answer within the pong timeout. Does nothing unless connected or
     /// when a ping is already outstanding.
     package mutating func checkConnection(at now: Duration) -> [Action] {
-        guard case .connected(let attempt, let socketID, let activityTimeout, nil) = self.state else { return [] }
-        self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now)
+        guard case .connected(let attempt, let socketID, let activityTimeout, nil, let since) = self.state else { return [] }
+        self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now, since: since)
         return [.send(generation: attempt.generation, text: OutboundMessage.ping), .rearmWatchdog(generation: attempt.generation)]
     }
 
@@ -292,7 +317,7 @@ package struct ConnectionStateMachine: Sendable {
                 + self.connectionEnded(generation: generation, cause: cause, at: now, random: random)
             return (.stop, actions)
 
-        case .connected(let attempt, let socketID, let activityTimeout, let pingSentAt)
+        case .connected(let attempt, let socketID, let activityTimeout, let pingSentAt, let since)
         where attempt.generation == generation:
             if let pingSentAt, self.lastActivity < pingSentAt {
                 let waited = now - pingSentAt
@@ -307,11 +332,11 @@ package struct ConnectionStateMachine: Sendable {
             let idle = now - self.lastActivity
             guard idle >= activityTimeout else {
                 if pingSentAt != nil {
-                    self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil)
+                    self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil, since: since)
                 }
                 return (.sleep(activityTimeout - idle), [])
             }
-            self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now)
+            self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now, since: since)
             return (.sleep(self.configuration.pongTimeout), [.send(generation: generation, text: OutboundMessage.ping)])
 
         default:
@@ -333,11 +358,11 @@ package struct ConnectionStateMachine: Sendable {
     private mutating func becomeConnected(_ attempt: Attempt, _ established: Established, at now: Duration) -> [Action] {
         var timeout = self.configuration.activityTimeout
         if let server = established.activityTimeout, server > .zero, server < timeout { timeout = server }
-        var fresh = attempt
-        fresh.attempt = 0
-        fresh.streak = 0
         self.lastActivity = now
-        self.state = .connected(fresh, socketID: established.socketID, activityTimeout: timeout, pingSentAt: nil)
+        self.deliveredChannelEvent = false
+        // The counters are kept until the connection proves healthy (see `connectionEnded`): a
+        // server that completes the handshake and closes at once must still meet the backoff.
+        self.state = .connected(attempt, socketID: established.socketID, activityTimeout: timeout, pingSentAt: nil, since: now)
         return self.publish(.connected(socketID: established.socketID))
             + [.connectionReady(socketID: established.socketID), .rearmWatchdog(generation: attempt.generation)]
     }
@@ -354,15 +379,21 @@ package struct ConnectionStateMachine: Sendable {
         switch self.state {
         case .connecting(let attempt, _, _, _) where attempt.generation == generation:
             previous = attempt
-        case .connected(let attempt, _, _, _) where attempt.generation == generation:
-            previous = attempt
+        case .connected(let attempt, _, _, _, let since) where attempt.generation == generation:
+            // A connection that stayed up long enough, or delivered a channel event, was healthy:
+            // the backoff starts afresh.
+            let healthy = self.deliveredChannelEvent || now - since >= self.configuration.backoff.resetAfter
+            previous = healthy ? Attempt(generation: attempt.generation, attempt: 0, streak: 0) : attempt
             actions.append(.connectionLost)
         default:
             return []
         }
 
-        let policy: CloseCodePolicy =
+        var policy: CloseCodePolicy =
             cause.code == .pongTimeout ? .reconnectImmediately : CloseCodePolicy(closeCode: cause.closeCode)
+        if policy == .reconnectImmediately && previous.reconnectedImmediately {
+            policy = .reconnectWithBackoff(minimumDelay: .zero)
+        }
         var next = previous
         next.attempt += 1
         let delay: Duration
@@ -371,6 +402,7 @@ package struct ConnectionStateMachine: Sendable {
             self.state = .idle
             return actions + self.publish(.failed(cause))
         case .reconnectImmediately:
+            next.reconnectedImmediately = true
             delay = .zero
         case .reconnectWithBackoff(let minimumDelay):
             next.streak += 1

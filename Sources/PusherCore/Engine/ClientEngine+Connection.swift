@@ -6,6 +6,14 @@ extension ClientEngine {
         self.apply(self.connection.connect(at: now))
     }
 
+    /// The options cannot form a connection: the state becomes `failed(error)` with no retries.
+    /// Every call reports the error, even when the state was `failed` with it already.
+    package mutating func configurationInvalid(_ error: PusherError, at now: Duration) -> [Action] {
+        var actions = self.apply(self.connection.configurationInvalid(error, at: now))
+        if !actions.contains(.report(error)) { actions.append(.report(error)) }
+        return actions
+    }
+
     /// Close the connection and cancel any pending reconnection; subscriptions are kept.
     package mutating func disconnect(at now: Duration) -> [Action] {
         self.apply(self.connection.disconnect(at: now))
@@ -39,6 +47,17 @@ extension ClientEngine {
     /// The socket of `generation` closed, with the server's close frame if one came.
     package mutating func transportClosed(generation: Int, closeCode: Int?, reason: String?, at now: Duration, random: Double) -> [Action] {
         self.apply(self.connection.transportClosed(generation: generation, closeCode: closeCode, reason: reason, at: now, random: random))
+    }
+
+    /// The client closed the socket of `generation` with 1009 because the server sent a message over
+    /// `limit` bytes: reported as `messageTooLarge` naming the limit, then reconnected with the backoff.
+    package mutating func messageTooLarge(generation: Int, limit: Int, at now: Duration, random: Double) -> [Action] {
+        let error = PusherError(
+            .messageTooLarge,
+            "the server sent a message larger than the limit of \(limit) bytes (maximumMessageSize); the client closed the connection with 1009",
+            closeCode: 1009
+        )
+        return self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
     }
 
     /// The socket of `generation` could not be opened or broke.

@@ -52,6 +52,7 @@ extension ClientEngine {
                 // A socket being closed only delivers its last channel events.
                 if isActive { self.handleProtocolMessage(message, generation: generation, at: now, into: &actions) }
             } else {
+                if isActive { self.connection.channelEventReceived() }
                 self.deliver(message, into: &actions)
             }
         }
@@ -88,6 +89,10 @@ extension ClientEngine {
         case PusherEventName.connectionEstablished:
             guard let data = try? message.parsedData(), let socketID = data["socket_id"]?.stringValue else {
                 actions.append(.report(PusherError(.malformedMessage, "pusher:connection_established without a socket_id")))
+                return
+            }
+            if self.connection.isConnected(generation) {
+                actions.append(.report(PusherError(.protocolViolation, "ignored a second pusher:connection_established on a connected socket")))
                 return
             }
             let activityTimeout = data["activity_timeout"]?.intValue.map { Duration.seconds($0) }

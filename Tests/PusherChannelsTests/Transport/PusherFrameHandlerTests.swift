@@ -15,11 +15,13 @@ struct PusherFrameHandlerTests {
         let mailbox = InboundMailbox()
         let outcome = ConnectionOutcomeBox()
 
-        init(maximumMessageSize: Int = 1 << 20) throws {
-            self.channel = EmbeddedChannel()
+        init(channel: EmbeddedChannel = EmbeddedChannel(), maximumMessageSize: Int = 1 << 20) throws {
+            self.channel = channel
             try self.channel.pipeline.syncOperations.addHandler(
                 PusherFrameHandler(mailbox: self.mailbox, outcome: self.outcome, maximumMessageSize: maximumMessageSize)
             )
+            // Connected, so closing it is seen (isActive turns false, channelInactive fires).
+            self.channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1), promise: nil)
         }
 
         /// Frames of one socket read: all of them, then one read-complete.
@@ -63,16 +65,56 @@ struct PusherFrameHandlerTests {
         #expect(await fixture.mailbox.take() == [.parsed(PusherMessage(event: "e", channel: "c", data: "1"))])
     }
 
-    @Test("a fragmented message over the limit closes the connection with 1009 and says why")
-    func tooLarge() throws {
-        let fixture = try Fixture(maximumMessageSize: 16)
-        fixture.read(Self.text(String(repeating: "x", count: 10), fin: false))
-        fixture.read(Self.text(String(repeating: "y", count: 10), fin: true, opcode: .continuation))
+    /// What a connection closed for an oversized message shows: one close frame with 1009 sent,
+    /// the socket closed, and the outcome a client close naming the limit (nothing delivered).
+    func expectClosedAsTooLarge(_ fixture: Fixture, limit: Int) async throws {
         let sent = try fixture.sent()
         #expect(sent.map(\.opcode) == [.connectionClose])
         var data = sent.first?.data ?? ByteBuffer()
         #expect(data.readWebSocketErrorCode() == .messageTooLarge)
-        #expect((fixture.outcome.error as? PusherError)?.message.contains("larger than 16 bytes") == true)
+        #expect(!fixture.channel.isActive)
+        let close = try #require(fixture.outcome.closeFrame)
+        #expect(close.code == 1009)
+        #expect(close.exceededMessageSizeLimit == limit)
+        #expect(close.reason == "a message is larger than \(limit) bytes (maximumMessageSize)")
+        #expect(fixture.outcome.error == nil)
+        #expect(await fixture.mailbox.take() == nil, "nothing reaches the client")
+    }
+
+    @Test("a fragmented message over the limit closes the connection with 1009, naming the limit")
+    func tooLarge() async throws {
+        let fixture = try Fixture(maximumMessageSize: 16)
+        fixture.read(Self.text(String(repeating: "x", count: 10), fin: false))
+        fixture.read(Self.text(String(repeating: "y", count: 10), fin: true, opcode: .continuation), Self.text(Self.event))
+        try await self.expectClosedAsTooLarge(fixture, limit: 16)
+    }
+
+    @Test("a single frame over the limit (refused by the frame decoder) closes with 1009, naming the limit")
+    func singleFrameTooLarge() async throws {
+        let channel = EmbeddedChannel()
+        let fixture = try Fixture(channel: channel, maximumMessageSize: 16)
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 16)), position: .first)
+        // An unmasked text frame of 17 bytes, as a server sends it.
+        var bytes = ByteBuffer(bytes: [0x81, 17])
+        bytes.writeString(String(repeating: "z", count: 17))
+        try channel.writeInbound(bytes)
+        try await self.expectClosedAsTooLarge(fixture, limit: 16)
+    }
+
+    @Test("a single frame at the limit passes")
+    func singleFrameAtLimit() async throws {
+        let channel = EmbeddedChannel()
+        let fixture = try Fixture(channel: channel, maximumMessageSize: Self.event.utf8.count)
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: Self.event.utf8.count)),
+            position: .first
+        )
+        var bytes = ByteBuffer(bytes: [0x81, UInt8(Self.event.utf8.count)])
+        bytes.writeString(Self.event)
+        try channel.writeInbound(bytes)
+        #expect(await fixture.mailbox.take() == [.parsed(PusherMessage(event: "e", channel: "c", data: "1"))])
+        #expect(try fixture.sent().isEmpty)
+        #expect(fixture.outcome.closeFrame == nil)
     }
 
     @Test("a ping is answered with a masked pong carrying its data")

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
+@Suite("NIO WebSocket transport", .timeLimit(.minutes(1)))
+struct NIOWebSocketTransportTests {
+    @Test("a port nobody listens on: transportFailed at every attempt, retried with backoff", arguments: [false, true])
+    func nothingListening(useTLS: Bool) async throws {
+        // A port that was free a moment ago: the fake server listened there and stopped.
+        let port = try await FakePusherServer.withRunning { $0.port }
+        var options = PusherClientOptions(host: "127.0.0.1", port: port, useTLS: useTLS)
+        options.backoff.jitter = 0
+        let clock = VirtualClock()
+        let client = PusherClient(key: "key", options: options, clock: clock)
+        try await withRunning(client) { client in
+            var errors = client.errors.makeAsyncIterator()
+            let first = try #require(await errors.next())
+            #expect(first.code == .transportFailed)
+            await clock.waitForDeadlines([.seconds(1)])
+            clock.advance(by: .seconds(1))
+            let second = await errors.next()
+            #expect(second?.code == .transportFailed)
+        }
+    }
+}
