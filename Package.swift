@@ -86,8 +86,6 @@ let package = Package(
                 // `bench` runs the load server and reads the process's resource usage.
                 "PusherChannelsTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                // `listen --ca-file`: a TLS configuration that trusts a private CA.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]

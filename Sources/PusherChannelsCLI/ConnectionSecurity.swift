@@ -1,26 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 import Foundation
-import NIOSSL
 
-/// `listen`'s TLS options and its warnings about what would travel unencrypted.
+/// `listen`'s warnings about what would travel unencrypted.
 enum ConnectionSecurity {
-    /// A client TLS configuration that trusts the certificate authorities of the PEM file at `path`
-    /// (`--ca-file`) instead of the system's.
-    static func trusting(caFile path: String) throws(CLIError) -> TLSConfiguration {
-        let certificates: [NIOSSLCertificate]
-        do {
-            certificates = try NIOSSLCertificate.fromPEMFile(path)
-        } catch {
-            let reason = FileManager.default.isReadableFile(atPath: path) ? "not a PEM certificate file" : "cannot read the file"
-            throw CLIError("--ca-file \(path): \(reason)")
-        }
-        guard !certificates.isEmpty else { throw CLIError("--ca-file \(path): no certificate in the file") }
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.trustRoots = .certificates(certificates)
-        return configuration
-    }
-
     /// Warnings for standard error: `--no-tls` towards Pusher's own clusters, and auth endpoints
     /// reached over plain HTTP beyond this machine (their requests carry the auth headers).
     static func warnings(usesTLS: Bool, cluster: String?, authEndpoints: [(option: String, url: String)]) -> [String] {

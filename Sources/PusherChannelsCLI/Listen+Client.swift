@@ -14,7 +14,13 @@ extension Listen {
             options.endpoint.port = self.port
             options.endpoint.path = self.path
         }
-        if let caFile { options.tlsConfiguration = try ConnectionSecurity.trusting(caFile: caFile) }
+        if let caFile {
+            do {
+                try options.trustCertificateAuthorities(pemFile: caFile)
+            } catch {
+                throw CLIError("--ca-file: \(error.message)")
+            }
+        }
         options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
         options.authorizer = self.authorizer(credentials)
         options.userAuthenticator = self.userAuthenticator(credentials)

@@ -29,7 +29,7 @@ struct Listen: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Use TLS (wss://).")
     var tls = true
 
-    @Option(name: .customLong("ca-file"), help: "Trust the certificate authorities of this PEM file (a private CA) instead of the system's, for the WebSocket connection.")
+    @Option(name: .customLong("ca-file"), help: "Trust the certificate authorities of this PEM file (a private CA) as well as the system's, for the WebSocket connection.")
     var caFile: String?
 
     @Option(name: .customLong("channel"), help: "A channel to subscribe to (repeatable).")

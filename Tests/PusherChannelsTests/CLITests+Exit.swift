@@ -97,7 +97,7 @@ extension CLITests {
             (["--auth-header", "X-Token: a\r\nInjected: b"], "line break"),
             (["--buffer-limit", "0"], "--buffer-limit must be at least 1"),
             (["--when-full", "sometimes"], "--when-full"),
-            (["--ca-file", "/nonexistent/ca.pem"], "--ca-file /nonexistent/ca.pem: cannot read the file"),
+            (["--ca-file", "/nonexistent/ca.pem"], "--ca-file: cannot read the certificate authority file /nonexistent/ca.pem"),
             (["--secret", "s", "--secret-file", "/tmp/x"], "give --secret or --secret-file, not both"),
             (["--secret-file", "/nonexistent/secret"], "cannot read --secret-file /nonexistent/secret: no such file"),
             (["--master-key", "c2hvcnQ="], "the encryption master key must be base64 of 32 bytes"),
