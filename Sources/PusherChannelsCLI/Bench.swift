@@ -115,7 +115,7 @@ struct Bench: AsyncParsableCommand {
         if self.serve {
             try await PusherLoadServer.withRunning(configuration: configuration) { server in
                 Output.line("port=\(server.port)")
-                for await _ in Listen.standardInputLines() {}
+                for await _ in StandardInput.lines() {}
             }
             return
         }

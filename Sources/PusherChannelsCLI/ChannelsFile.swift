@@ -16,7 +16,7 @@ enum ChannelsFile {
 
     /// The `--channel` names followed by those of the file at `path` (`-` for standard input),
     /// each name once, in order of first appearance.
-    static func merging(_ names: [String], withFile path: String?) throws -> [String] {
+    static func merging(_ names: [String], withFile path: String?) throws(CLIError) -> [String] {
         var all = names
         if let path {
             let data: Data
@@ -26,7 +26,7 @@ enum ChannelsFile {
                 do {
                     data = try Data(contentsOf: URL(fileURLWithPath: path))
                 } catch {
-                    throw CLIError("cannot read --channels-file \(path): \(error.localizedDescription)")
+                    throw CLIError("cannot read --channels-file \(path): \(ListenCredentials.reason(error))")
                 }
             }
             all += Self.parse(String(decoding: data, as: UTF8.self))

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-
 /// Counts events and times the span from the first to the last one.
 struct EventCounter {
-    private var count = 0
+    private(set) var count = 0
     private var first: ContinuousClock.Instant?
     private var last: ContinuousClock.Instant?
 
@@ -14,6 +13,11 @@ struct EventCounter {
         if self.first == nil { self.first = now }
         self.last = now
         return limit.map { self.count >= $0 } ?? false
+    }
+
+    /// Whether `limit` events were recorded (never without a limit).
+    func hasReached(limit: Int?) -> Bool {
+        limit.map { self.count >= $0 } ?? false
     }
 
     var summary: String {

@@ -11,4 +11,21 @@ struct PusherChannelsCommand: AsyncParsableCommand {
         version: PusherClient.version,
         subcommands: [Listen.self, Bench.self]
     )
+
+    /// Runs the command; usage errors exit with status 2 (``ExitStatus/usage``), not
+    /// ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try self.parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard self.exitCode(for: error).rawValue == ExitCode.validationFailure.rawValue else { self.exit(withError: error) }
+            Output.usage(self.fullMessage(for: error))
+            self.exit(withError: ExitStatus.usage)
+        }
+    }
 }

@@ -63,7 +63,7 @@ extension CLITests {
     func benchValidation(arguments: [String], message: String) async throws {
         let cli = try CLIProcess(["bench"] + arguments)
         let status = await cli.exitStatus()
-        #expect(status == 64)
+        #expect(status == 2, "stderr: \(cli.standardError)")
         #expect(cli.standardError.contains(message))
     }
 }

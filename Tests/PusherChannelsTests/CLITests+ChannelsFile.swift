@@ -60,7 +60,7 @@ extension CLITests {
             let missing = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).txt")
             let cli = try CLIProcess(self.connectionArguments(server) + ["--channels-file", missing.path])
             let status = await cli.exitStatus()
-            #expect(status == 64)
+            #expect(status == 2, "stderr: \(cli.standardError)")
             #expect(cli.standardError.contains("cannot read --channels-file"))
             #expect(await server.snapshot.connections.isEmpty)
         }

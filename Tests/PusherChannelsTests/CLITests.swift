@@ -1,103 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 import Foundation
-import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
 import Testing
-
-/// Runs the `pusher-channels` executable (built next to the test bundle: the test target depends on
-/// it). Standard output is read line by line on Foundation's own thread (never blocking the
-/// cooperative pool) and offered as ``lines``; standard error goes to a file. The process is killed
-/// if the test is cancelled.
-final class CLIProcess: Sendable {
-    let process: Process
-    let stdin: Pipe
-    let stderrURL: URL
-    /// Standard output, one element per line, as the process prints it; finishes at end of file.
-    let lines: AsyncStream<String>
-    private let exited: AsyncStream<Int32>
-    private let endOfOutput: AsyncStream<Void>
-    private let printed = NIOLockedValueBox<[String]>([])
-
-    static var executable: URL {
-        Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("pusher-channels")
-    }
-
-    init(_ arguments: [String]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.stderrURL = directory.appendingPathComponent("stderr")
-        guard FileManager.default.createFile(atPath: self.stderrURL.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
-        self.process = Process()
-        self.process.executableURL = Self.executable
-        self.process.arguments = arguments
-        self.stdin = Pipe()
-        self.process.standardInput = self.stdin
-        self.process.standardError = try FileHandle(forWritingTo: self.stderrURL)
-
-        let stdout = Pipe()
-        self.process.standardOutput = stdout
-        let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
-        let (endOfOutput, endSink) = AsyncStream.makeStream(of: Void.self)
-        (self.lines, self.endOfOutput) = (lines, endOfOutput)
-        let pending = NIOLockedValueBox<[UInt8]>([])
-        let printed = self.printed
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                lineSink.finish()
-                endSink.finish()
-                return
-            }
-            let complete = pending.withLockedValue { bytes -> [String] in
-                bytes.append(contentsOf: data)
-                var found: [String] = []
-                while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
-                    found.append(String(decoding: bytes[..<newline], as: UTF8.self))
-                    bytes.removeSubrange(...newline)
-                }
-                return found
-            }
-            printed.withLockedValue { $0 += complete }
-            for line in complete { lineSink.yield(line) }
-        }
-
-        let (exited, exitSink) = AsyncStream.makeStream(of: Int32.self)
-        self.exited = exited
-        self.process.terminationHandler = { process in
-            exitSink.yield(process.terminationStatus)
-            exitSink.finish()
-        }
-        try self.process.run()
-    }
-
-    /// Writes one line to the process's standard input.
-    func send(line: String) {
-        self.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
-    }
-
-    /// Waits for the process to exit and its output to end; returns the exit status. Kills the
-    /// process when the task is cancelled.
-    func exitStatus() async -> Int32? {
-        await withTaskCancellationHandler {
-            var iterator = self.exited.makeAsyncIterator()
-            let status = await iterator.next()
-            for await _ in self.endOfOutput {}
-            return status
-        } onCancel: {
-            self.process.terminate()
-        }
-    }
-
-    /// Every line printed so far (all of them once ``exitStatus()`` returned).
-    var standardOutputLines: [String] { self.printed.withLockedValue { $0 } }
-
-    var standardError: String {
-        (try? String(contentsOf: self.stderrURL, encoding: .utf8)) ?? ""
-    }
-}
 
 @Suite("Command-line client", .timeLimit(.minutes(1)))
 struct CLITests {
@@ -164,7 +70,7 @@ struct CLITests {
         try await FakePusherServer.withRunning { server in
             let cli = try CLIProcess(self.connectionArguments(server) + ["--channel", "private-orders"])
             let status = await cli.exitStatus()
-            #expect(status != 0)
+            #expect(status == 3)
             #expect(cli.standardError.contains("authorizationRequired"))
         }
     }

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+
+import Foundation
+import PusherChannels
+
+extension Listen {
+    /// The client options of this command line, with the secrets of `credentials`.
+    func clientOptions(_ credentials: ListenCredentials) throws(CLIError) -> PusherClientOptions {
+        var options: PusherClientOptions
+        if let host {
+            options = PusherClientOptions(host: host, port: self.port, useTLS: self.tls, path: self.path)
+        } else {
+            options = PusherClientOptions(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
+            options.endpoint.port = self.port
+            options.endpoint.path = self.path
+        }
+        if let caFile {
+            do {
+                try options.trustCertificateAuthorities(pemFile: caFile)
+            } catch {
+                throw CLIError("--ca-file: \(error.message)")
+            }
+        }
+        options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
+        options.authorizer = self.authorizer(credentials)
+        options.userAuthenticator = self.userAuthenticator(credentials)
+        return options
+    }
+
+    func authorizer(_ credentials: ListenCredentials) -> ChannelAuthorizer? {
+        if let authEndpoint, let url = URL(string: authEndpoint) {
+            return .endpoint(url, headers: credentials.headers)
+        }
+        guard let secret = credentials.secret else { return nil }
+        let member = self.userID.map { PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) }) }
+        guard let member else { return .signing(key: self.key, secret: secret, masterKey: credentials.masterKey) }
+        return .signing(key: self.key, secret: secret, masterKey: credentials.masterKey) { @Sendable _ in member }
+    }
+
+    func userAuthenticator(_ credentials: ListenCredentials) -> UserAuthenticator? {
+        guard self.signIn else { return nil }
+        if let userAuthEndpoint, let url = URL(string: userAuthEndpoint) {
+            return .endpoint(url, headers: credentials.headers)
+        }
+        guard let secret = credentials.secret, let userID else { return nil }
+        let userData = UserAuthenticator.userData(id: userID, info: self.userInfo.flatMap { try? JSONValue(parsing: $0) }, watchlist: self.watchlist)
+        return .signing(key: self.key, secret: secret) { userData }
+    }
+}

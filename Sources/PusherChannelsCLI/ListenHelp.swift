@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+
+/// The discussion of `pusher-channels listen --help`.
+enum ListenHelp {
+    static let discussion = """
+        Each event is one JSON object on standard output: {"channel", "event", "data", "user_id"?}, \
+        with "data" exactly as received. On presence channels, membership changes are printed too: \
+        {"channel", "presence": "snapshot"|"added"|"removed", …}. Connection states and errors go to \
+        standard error, control characters escaped. Lines on standard input, "CHANNEL EVENT JSON", \
+        are sent as client events.
+
+        A channel that fails (an invalid name, authorization refused, a subscription error) is \
+        reported on standard error; the other channels keep flowing. While standard output is \
+        behind, each consumer holds up to --buffer-limit events; when that is full, --when-full fail \
+        reports consumerTooSlow (events were lost) and subscribes again, drop-oldest and drop-newest \
+        drop events silently.
+
+        Exit status: 0 after SIGINT or SIGTERM (the connection is closed with a normal close frame), \
+        after --count events, or when standard output is closed (`listen | head -n 1`); 1 when the \
+        connection fails for good (for example closed with 4001, an unknown app key); 2 for a usage \
+        error (an invalid option, options that do not fit together, a file that cannot be read); \
+        3 when every channel failed (with --sign-in the user's events keep it running). A second \
+        SIGINT or SIGTERM ends the process at once (status 130 or 143).
+
+        Private and presence channels need --auth-endpoint (your backend) or --secret (signs \
+        in-process; only where the app secret is safe, never on users' devices). Encrypted channels \
+        (private-encrypted-…) print their decrypted data; with --secret they also need --master-key. \
+        Decryption failures go to standard error.
+
+        Secrets: arguments are visible to every user of the machine (ps). Give the app secret as \
+        --secret-file PATH or in PUSHER_SECRET, the master key as --master-key-file PATH or in \
+        PUSHER_MASTER_KEY, and auth headers as --auth-header-file PATH ('Name: value' lines) or in \
+        PUSHER_AUTH_HEADER (one header a line). An option and its -file form exclude each other; \
+        the variable is read when neither is given; headers from the variable, the file and \
+        --auth-header add up (a later one replaces one of the same name). Secrets never appear in \
+        the output.
+
+        TLS: --ca-file PEM trusts a private certificate authority as well as the system's, for the \
+        WebSocket connection (the auth endpoints use the system's only). A warning goes to standard error for --no-tls with \
+        --cluster, and for an auth endpoint over plain http:// to another machine.
+
+        --sign-in signs in as a user (with --user-auth-endpoint, or --secret and --user-id) and prints \
+        the user's events like channel events (channel "#server-to-user-ID") and watchlist changes as \
+        {"watchlist": "online"|"offline", "user_id"}.
+
+        Examples:
+          pusher-channels listen --key APP_KEY --cluster eu --channel prices
+          pusher-channels listen --key app-key --host 127.0.0.1 --port 6001 --no-tls --channel chat --count 10 --stats
+          PUSHER_SECRET=SECRET pusher-channels listen --key KEY --cluster eu --user-id 42 --channel presence-lobby
+          pusher-channels listen --key KEY --cluster eu --auth-endpoint https://example.org/pusher/auth \\
+              --auth-header-file headers.txt --channel private-orders
+          pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --master-key-file master.key \\
+              --channel private-encrypted-orders
+          pusher-channels listen --key KEY --host pusher.internal --ca-file internal-ca.pem --channel prices
+          pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --user-id 42 --watch 7 --sign-in
+          pusher-channels listen --key KEY --cluster eu --channels-file channels.txt --quiet --stats
+        """
+}

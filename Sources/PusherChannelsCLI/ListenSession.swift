@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+
+import NIOConcurrencyHelpers
+import PusherChannels
+
+/// One run of `listen` on a running client: every stream of the client has a task of its own; the
+/// first task that decides how the run ends (interrupted, `--count` reached, output closed,
+/// connection failed, every channel failed) ends it.
+///
+/// Events are written by the task that consumes them, waiting while standard output is behind: what
+/// is held in memory is bounded by the consumers' buffering policy (`--buffer-limit`,
+/// `--when-full`) plus the output writer's buffer.
+struct ListenSession: Sendable {
+    let client: PusherClient
+    let output: OutputWriter
+    let signals: SignalWatcher
+    /// The channels to follow, already checked (valid names, authorizable).
+    let channels: [String]
+    let eventName: String?
+    let count: Int?
+    let quiet: Bool
+    let signIn: Bool
+
+    let counter = NIOLockedValueBox(EventCounter())
+    /// Channels whose subscription failed; not subscribed again after a `consumerTooSlow`.
+    let failedChannels = NIOLockedValueBox(Set<String>())
+
+    func run() async throws -> ListenOutcome {
+        try await withThrowingTaskGroup(of: ListenOutcome.self) { group in
+            // Made before any task runs, so that nothing published from now on is missed.
+            let states = self.client.connectionStates.makeAsyncIterator()
+            let errors = self.client.errors.makeAsyncIterator()
+            let subscriptions = self.client.subscriptionEvents().makeAsyncIterator()
+            group.addTask {
+                var states = states
+                while let state = await states.next() {
+                    Output.error("state: \(state)")
+                    if case .failed(let error) = state { return .connectionFailed(error) }
+                }
+                return .ended
+            }
+            group.addTask {
+                var errors = errors
+                while let error = await errors.next() { Output.error("error: \(error)") }
+                return .ended
+            }
+            group.addTask {
+                var subscriptions = subscriptions
+                while let event = await subscriptions.next() {
+                    if case .failed(let channel, _) = event { _ = self.failedChannels.withLockedValue { $0.insert(channel) } }
+                }
+                return .ended
+            }
+            group.addTask {
+                for await failure in self.client.decryptionFailures() { Output.error("decryption failure: \(failure)") }
+                return .ended
+            }
+            group.addTask { await self.signals.first() == nil ? .ended : .interrupted }
+            group.addTask {
+                await self.output.closed()
+                return self.output.isClosed ? .outputClosed : .ended
+            }
+            group.addTask {
+                for await line in StandardInput.lines() { await ClientEventLine.send(line, with: self.client) }
+                return .ended
+            }
+            for channel in self.channels where ChannelName.kind(of: channel) == .presence {
+                group.addTask { await self.consumePresence(on: channel) }
+            }
+            if self.signIn {
+                group.addTask { await self.consumeUserEvents() }
+                group.addTask {
+                    for await state in self.client.userStates { Output.error("user: \(state)") }
+                    return .ended
+                }
+                group.addTask {
+                    for await event in self.client.watchlistEvents {
+                        guard await self.output.write(ListenJSON.watchlist(event)) else { return .outputClosed }
+                    }
+                    return .ended
+                }
+                await self.client.waitForConsumers(on: PusherClient.userEventsConsumers)
+                try await self.client.signIn()
+            }
+            if !self.channels.isEmpty {
+                group.addTask { await self.consumeChannels() }
+            }
+            var outcome = ListenOutcome.ended
+            while let next = try await group.next() {
+                if case .ended = next { continue }
+                outcome = next
+                break
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+
+    /// Prints `event` (unless `--quiet`) and counts it; returns how the run ends, if it does.
+    func emit(_ event: ChannelEvent) async -> ListenOutcome? {
+        let (takes, isLast) = self.counter.withLockedValue { counter -> (Bool, Bool) in
+            guard !counter.hasReached(limit: self.count) else { return (false, true) }
+            return (true, counter.record(limit: self.count))
+        }
+        guard takes else { return .countReached }
+        if !self.quiet, !(await self.output.write(ListenJSON.event(event))) { return .outputClosed }
+        return isLast ? .countReached : nil
+    }
+
+    /// Reports that a consumer fell behind; it is then started again.
+    static func reportTooSlow(_ error: PusherError, consumer: String) {
+        Output.error("error: \(error) — \(consumer) fell behind standard output; events were lost; subscribing again")
+    }
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+/// Runs the `pusher-channels` executable (built next to the test bundle: the test target depends on
+/// it). Standard output and standard error are read on threads of their own (never blocking the
+/// cooperative pool): output line by line as ``lines``, errors collected as ``standardError``. The
+/// process is killed if the test is cancelled.
+final class CLIProcess: Sendable {
+    let process: Process
+    let stdin: Pipe
+    /// Standard output, one element per line, as the process prints it; finishes at end of file.
+    let lines: AsyncStream<String>
+    private let exited: AsyncStream<Void>
+    private let status = NIOLockedValueBox<Int32?>(nil)
+    private let endOfOutput: AsyncStream<Void>
+    private let endOfErrors: AsyncStream<Void>
+    private let printed = NIOLockedValueBox<[String]>([])
+    private let errors = NIOLockedValueBox(ErrorText())
+    private let changes = NIOLockedValueBox(Changes())
+
+    /// Counts what arrived on standard output and standard error, for ``waitForChange(after:)``.
+    private struct Changes {
+        var version = 0
+        var waiters: [CheckedContinuation<Int, Never>] = []
+
+        /// Counts a change; returns the new version and the waiters to resume with it.
+        mutating func bump() -> (Int, [CheckedContinuation<Int, Never>]) {
+            self.version += 1
+            defer { self.waiters = [] }
+            return (self.version, self.waiters)
+        }
+    }
+
+    private static func notify(_ changes: NIOLockedValueBox<Changes>) {
+        let (version, waiters) = changes.withLockedValue { $0.bump() }
+        for waiter in waiters { waiter.resume(returning: version) }
+    }
+
+    private struct ErrorText {
+        var text = ""
+        var waiters: [(needle: String, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    static var executable: URL {
+        Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("pusher-channels")
+    }
+
+    /// - Parameters:
+    ///   - environment: Variables added to this process's environment for the child.
+    ///   - readsOutput: Whether standard output is read from the start; without, it is read only
+    ///     after ``startReadingOutput()`` (the pipe fills and the process's writes block).
+    ///   - fillsOutputPipe: Whether the output pipe is filled before the process starts (with lines
+    ///     of `#`, read first), so that its first write blocks until the output is read.
+    init(_ arguments: [String], environment: [String: String] = [:], readsOutput: Bool = true, fillsOutputPipe: Bool = false) throws {
+        self.process = Process()
+        self.process.executableURL = Self.executable
+        self.process.arguments = arguments
+        self.process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        self.stdin = Pipe()
+        self.process.standardInput = self.stdin
+
+        let (stdoutRead, stdoutWrite) = try Self.makePipe()
+        let (stderrRead, stderrWrite) = try Self.makePipe()
+        if fillsOutputPipe { Self.fill(stdoutWrite.fileDescriptor) }
+        self.process.standardOutput = stdoutWrite
+        self.process.standardError = stderrWrite
+        self.stdoutDescriptor = stdoutRead
+        let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
+        let (endOfOutput, endSink) = AsyncStream.makeStream(of: Void.self)
+        (self.lines, self.endOfOutput) = (lines, endOfOutput)
+        self.lineSink = lineSink
+        self.endSink = endSink
+
+        let (endOfErrors, errorsEndSink) = AsyncStream.makeStream(of: Void.self)
+        self.endOfErrors = endOfErrors
+        let (errors, changes) = (self.errors, self.changes)
+        self.stderrReader = PipeReader(
+            descriptor: stderrRead,
+            onData: { data in
+                let ready = errors.withLockedValue { state in
+                    state.text += String(decoding: data, as: UTF8.self)
+                    let text = state.text
+                    let ready = state.waiters.filter { text.contains($0.needle) }
+                    state.waiters.removeAll { text.contains($0.needle) }
+                    return ready
+                }
+                for waiter in ready { waiter.continuation.resume() }
+                Self.notify(changes)
+            },
+            onEnd: {
+                let waiters = errors.withLockedValue { state in
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+                for waiter in waiters { waiter.continuation.resume() }
+                errorsEndSink.finish()
+                Self.notify(changes)
+            }
+        )
+
+        let (exited, exitSink) = AsyncStream.makeStream(of: Void.self)
+        self.exited = exited
+        let status = self.status
+        self.process.terminationHandler = { process in
+            status.withLockedValue { $0 = process.terminationStatus }
+            exitSink.finish()
+        }
+        defer {
+            // The child has its copies; without closing ours, the reads would never end.
+            try? stdoutWrite.close()
+            try? stderrWrite.close()
+        }
+        try self.process.run()
+        if readsOutput { self.startReadingOutput() }
+    }
+
+    private let lineSink: AsyncStream<String>.Continuation
+    private let endSink: AsyncStream<Void>.Continuation
+    private let stdoutDescriptor: Int32
+    private let stdoutReader = NIOLockedValueBox<PipeReader?>(nil)
+    private let stderrReader: PipeReader
+
+    /// A pipe whose ends are closed in other children (other tests start processes at the same
+    /// time; `Process` moves the write end to the child's 1 or 2, without the flag); the write end as
+    /// a handle for `Process`.
+    private static func makePipe() throws -> (read: Int32, write: FileHandle) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], FileHandle(fileDescriptor: fds[1], closeOnDealloc: true))
+    }
+
+    /// Fills an empty pipe to its capacity with lines of 4,096 bytes, in one write.
+    private static func fill(_ descriptor: Int32) {
+        #if os(Linux)
+        let capacity = Int(fcntl(descriptor, 1032))  // F_GETPIPE_SZ
+        #else
+        let capacity = 16_384
+        #endif
+        let line = [UInt8](repeating: UInt8(ascii: "#"), count: 4095) + [UInt8(ascii: "\n")]
+        let filler = Array([[UInt8]](repeating: line, count: max(1, capacity / 4096)).joined())
+        let written = filler.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        precondition(written == filler.count, "the output pipe could not be filled")
+    }
+
+    /// Reads standard output from now on.
+    func startReadingOutput() {
+        let pending = NIOLockedValueBox<[UInt8]>([])
+        let (printed, lineSink, endSink, changes) = (self.printed, self.lineSink, self.endSink, self.changes)
+        let reader = PipeReader(
+            descriptor: self.stdoutDescriptor,
+            onData: { data in
+                let complete = pending.withLockedValue { bytes -> [String] in
+                    bytes.append(contentsOf: data)
+                    var found: [String] = []
+                    while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                        found.append(String(decoding: bytes[..<newline], as: UTF8.self))
+                        bytes.removeSubrange(...newline)
+                    }
+                    return found
+                }
+                printed.withLockedValue { $0 += complete }
+                for line in complete { lineSink.yield(line) }
+                Self.notify(changes)
+            },
+            onEnd: {
+                lineSink.finish()
+                endSink.finish()
+                Self.notify(changes)
+            }
+        )
+        self.stdoutReader.withLockedValue { $0 = reader }
+    }
+
+    /// Returns once more output or errors arrived since `version` (0 at the start); returns the new
+    /// version.
+    func waitForChange(after version: Int) async -> Int {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            let current = self.changes.withLockedValue { changes in
+                if changes.version <= version { changes.waiters.append(continuation) }
+                return changes.version
+            }
+            if current > version { continuation.resume(returning: current) }
+        }
+    }
+
+    /// Stops reading standard output and closes this end of the pipe: the process's next write
+    /// fails with EPIPE, and a pipe without reader reports a hang-up.
+    func closeStandardOutput() {
+        self.stdoutReader.withLockedValue { $0 }?.stop()
+    }
+
+    /// Writes one line to the process's standard input.
+    func send(line: String) {
+        self.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Sends `signal` (SIGINT, SIGTERM, …) to the process.
+    func send(signal: Int32) {
+        kill(self.process.processIdentifier, signal)
+    }
+
+    /// Returns once standard error contains `text` (or ended without it).
+    func waitForStandardError(containing text: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let found = self.errors.withLockedValue { state in
+                if state.text.contains(text) { return true }
+                state.waiters.append((text, continuation))
+                return false
+            }
+            if found { continuation.resume() }
+        }
+    }
+
+    /// Waits for the process to exit and its output to end; returns the exit status. Kills the
+    /// process when the task is cancelled.
+    func exitStatus() async -> Int32? {
+        await withTaskCancellationHandler {
+            for await _ in self.exited {}
+            for await _ in self.endOfOutput {}
+            for await _ in self.endOfErrors {}
+            return self.status.withLockedValue { $0 }
+        } onCancel: {
+            self.process.terminate()
+        }
+    }
+
+    /// Waits for the process to exit, not for its output; returns the exit status.
+    func terminationStatus() async -> Int32? {
+        await withTaskCancellationHandler {
+            for await _ in self.exited {}
+            return self.status.withLockedValue { $0 }
+        } onCancel: {
+            self.process.terminate()
+        }
+    }
+
+    /// Every line printed so far (all of them once ``exitStatus()`` returned).
+    var standardOutputLines: [String] { self.printed.withLockedValue { $0 } }
+
+    /// Standard error so far (all of it once ``exitStatus()`` returned).
+    var standardError: String { self.errors.withLockedValue { $0.text } }
+}
