@@ -10,13 +10,14 @@ struct EngineScript {
     var now: Duration = .zero
     var generation = 0
 
-    init(hasAuthorizer: Bool = true, clientEventRateLimit: Int = 10, clientEventQueueLimit: Int = 100) {
+    init(hasAuthorizer: Bool = true, clientEventRateLimit: Int = 10, clientEventQueueLimit: Int = 100, maximumPresenceMembers: Int = 10_000) {
         self.engine = ClientEngine(
             configuration: .init(
                 hasAuthorizer: hasAuthorizer,
                 encryptionAvailable: true,
                 clientEventRateLimit: clientEventRateLimit,
                 clientEventQueueLimit: clientEventQueueLimit,
+                maximumPresenceMembers: maximumPresenceMembers,
                 open: { message, key in
                     // A stand-in cipher: the "ciphertext" is the plaintext prefixed with the key's first byte.
                     guard let data = message.data, let first = data.first else { return .malformed("no data") }
