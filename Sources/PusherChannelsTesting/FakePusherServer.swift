@@ -74,7 +74,8 @@ public actor FakePusherServer {
     public nonisolated func clientOptions() -> PusherClientOptions {
         var options = PusherClientOptions(host: self.host, port: self.port, useTLS: self.configuration.tls != nil)
         if self.configuration.tls != nil {
-            // The committed test CA always parses.
+            // Cannot fail: `trustCertificateAuthorities(pem:)` throws only for text that holds no
+            // valid certificate, and the CA is a committed constant that `TLSTests` parse on every run.
             try! options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
         }
         return options

@@ -175,26 +175,14 @@ package struct DecryptionStateMachine: Sendable {
             state.lastReload = now
             state.held = [message]
             actions.append(.reload(channel: channel))
-        case .wrongKey where state.mayReload:
-            actions.append(
-                .report(
-                    DecryptionFailure(
-                        channel: channel,
-                        event: message.event,
-                        reason: .cannotDecrypt,
-                        message: "the channel's key does not open the event; its key was reloaded less than \(limits.reloadInterval) ago (keyReloadInterval)"
-                    )
-                )
-            )
         case .wrongKey:
+            // No reload now: either one did not help, or the last one is too recent.
+            let why =
+                state.mayReload
+                ? "its key was reloaded less than \(limits.reloadInterval) ago (keyReloadInterval)" : "and a reload did not help"
             actions.append(
                 .report(
-                    DecryptionFailure(
-                        channel: channel,
-                        event: message.event,
-                        reason: .cannotDecrypt,
-                        message: "the channel's key does not open the event, and a reload did not help"
-                    )
+                    DecryptionFailure(channel: channel, event: message.event, reason: .cannotDecrypt, message: "the channel's key does not open the event; \(why)")
                 )
             )
         }
