@@ -3,6 +3,7 @@
 import Logging
 import PusherCore
 import ServiceLifecycle
+import Tracing
 
 /// A client for the Pusher Channels protocol (version 7), for Pusher and every server that speaks it.
 ///
@@ -63,6 +64,10 @@ public actor PusherClient: Service {
     var consumerWaiters: [(channel: String, count: Int, signal: OneShotSignal)] = []
     /// Reused across batches so that the hot path allocates no action list per read.
     var actionBuffer: [ClientEngine.Action] = []
+    /// swift-metrics instruments; nil (nothing recorded) without a metrics backend.
+    var metrics: ClientMetrics?
+    /// The tracing span of each connection attempt, until it connects or fails.
+    var connectionSpans: [Int: any Span] = [:]
 
     /// Creates a client whose timers run on the continuous clock.
     ///
@@ -82,7 +87,9 @@ public actor PusherClient: Service {
     }
 
     /// Creates a client that connects through `transport` (an in-memory one in tests).
-    package init<C: Clock>(key: String, options: PusherClientOptions, clock: C, logger: Logger?, transport: any PusherTransport)
+    package init<C: Clock>(
+        key: String, options: PusherClientOptions, clock: C, logger: Logger?, transport: any PusherTransport
+    )
     where C.Duration == Duration {
         self.key = key
         self.options = options
@@ -107,6 +114,7 @@ public actor PusherClient: Service {
             )
         )
         (self.commandStream, self.commands) = AsyncStream.makeStream()
+        self.metrics = ClientMetrics(options: options.metrics)
     }
 
     // MARK: Observing
@@ -223,6 +231,7 @@ public actor PusherClient: Service {
         self.observers.finishAll()
         for handle in self.connections.values { handle.finish() }
         self.connections = [:]
+        self.endConnectionSpans(state: nil)
         self.reconnectTimers = [:]
         for waiter in self.consumerWaiters { waiter.signal.fire() }
         self.consumerWaiters = []
@@ -238,13 +247,17 @@ public actor PusherClient: Service {
                 case .startConnection(let generation, let url, let handle):
                     group.addTask { await self.runConnection(generation: generation, url: url, handle: handle) }
                 case .startReconnectTimer(let generation, let delay, let cancellation):
-                    group.addTask { await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation) }
+                    group.addTask {
+                        await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation)
+                    }
                 case .startClientEventTimer(let delay):
                     group.addTask { await self.runClientEventTimer(delay: delay) }
                 case .authorize(let channel, let socketID):
                     group.addTask { await self.runAuthorization(channel: channel, socketID: socketID) }
                 case .reloadKey(let channel, let socketID):
-                    group.addTask { await self.runAuthorization(channel: channel, socketID: socketID, isKeyReload: true) }
+                    group.addTask {
+                        await self.runAuthorization(channel: channel, socketID: socketID, isKeyReload: true)
+                    }
                 case .authenticateUser(let socketID):
                     group.addTask { await self.runUserAuthentication(socketID: socketID) }
                 case .removeConsumer(let id):
@@ -261,7 +274,9 @@ public actor PusherClient: Service {
 
     // MARK: Logging
 
-    nonisolated func log(_ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]) {
+    nonisolated func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]
+    ) {
         self.logger?.log(level: level, message(), metadata: metadata)
     }
 }
