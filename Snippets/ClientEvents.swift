@@ -66,9 +66,10 @@ if let key = environment["PUSHER_KEY"] {
         try await messages
     }
 } else {
-    // Offline fallback: the in-process fake server plays the server's part; Ada and Grace chat.
+    // Offline fallback: the in-process fake server plays the server's part; Ada says hello to Grace.
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
+        // Signs for `user` with the fake server's app secret, through the same helper as above.
         func options(for user: String) -> PusherClientOptions {
             var options = server.clientOptions()
             options.authorizer = channelAuthorizer(

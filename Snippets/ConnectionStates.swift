@@ -32,7 +32,8 @@ func printConnectionStates(of client: PusherClient) async {
         case .connected(let socketID):
             print("connected as \(socketID)")
         case .reconnecting(let attempt, let delay, let cause):
-            print("reconnecting (attempt \(attempt)) in \(delay): \(cause.message), close code \(cause.closeCode ?? 0)")
+            let closeCode = cause.closeCode.map { " (close code \($0))" } ?? ""
+            print("reconnecting (attempt \(attempt)) in \(delay): \(cause.message)\(closeCode)")
         case .failed(let error):
             print("gave up: \(error)")
         default:

@@ -81,7 +81,9 @@ if let key = environment["PUSHER_KEY"] {
     )
     try await FakePusherServer.withRunning(configuration: configuration) { server in
         var options = server.clientOptions()
-        options.authorizer = .endpoint(server.authEndpoint)  // answers with auth and shared_secret
+        // The fake server's auth endpoint stands in for your backend's, through the same helper as above.
+        let backend = ["PUSHER_AUTH_ENDPOINT": server.authEndpoint.absoluteString]
+        options.authorizer = channelAuthorizer(key: server.appKey, from: backend)
         try await withPusherClient(key: server.appKey, options: options) { client in
             async let printing: Void = printOrders(of: client, on: channel, limit: 2)
             await server.waitForSubscribers(of: channel)

@@ -69,6 +69,7 @@ if let key = environment["PUSHER_KEY"] {
     // Offline fallback: the in-process fake server plays the server's part, and a second user's.
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
+        // Signs for `user` with the fake server's app secret, through the same helper as above.
         func options(for user: String) -> PusherClientOptions {
             var options = server.clientOptions()
             options.authorizer = channelAuthorizer(

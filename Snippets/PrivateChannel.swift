@@ -60,7 +60,9 @@ if let key = environment["PUSHER_KEY"] {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
         var options = server.clientOptions()
-        options.authorizer = .endpoint(server.authEndpoint)
+        // The fake server's auth endpoint stands in for your backend's, through the same helper as above.
+        let backend = ["PUSHER_AUTH_ENDPOINT": server.authEndpoint.absoluteString]
+        options.authorizer = channelAuthorizer(key: server.appKey, from: backend)
         try await withPusherClient(key: server.appKey, options: options) { client in
             async let printing: Void = printEvents(of: client, on: channel, limit: 1)
             await server.waitForSubscribers(of: channel)  // only once the signature checked out

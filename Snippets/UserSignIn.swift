@@ -73,6 +73,7 @@ if let key = environment["PUSHER_KEY"] {
     // Offline fallback: the in-process fake server plays the server's part, and Bob comes and goes.
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
+        // Signs for `user` with the fake server's app secret, through the same helper as above.
         func options(for user: String, watching watchlist: String = "") -> PusherClientOptions {
             var options = server.clientOptions()
             options.userAuthenticator = userAuthenticator(
@@ -84,6 +85,7 @@ if let key = environment["PUSHER_KEY"] {
         try await withPusherClient(key: server.appKey, options: options(for: "alice", watching: "bob")) { client in
             async let following: Void = followUser(client, limit: 1)
             await server.waitUntil { $0.openConnections.contains { $0.userID == "alice" } }
+            // Bob, on Alice's watchlist, signs in and leaves; then the server sends Alice an event.
             try await withPusherClient(key: server.appKey, options: options(for: "bob")) { bob in
                 try await bob.signIn()
                 await server.waitUntil { $0.openConnections.contains { $0.userID == "bob" } }
