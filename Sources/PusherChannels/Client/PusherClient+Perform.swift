@@ -25,12 +25,14 @@ extension PusherClient {
                 if tally.failedTooSlow { self.metrics?.consumerFailed(channel: buffer.channel) }
             case .finishConsumer(let id, let error):
                 if let consumer = self.eventConsumers.removeValue(forKey: id) {
+                    self.metrics?.delivered(consumer.staged.count, channel: consumer.buffer.channel)
                     _ = consumer.flush()
                     consumer.buffer.finish(throwing: error)
                 }
                 self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
             case .consumersChanged(let channel):
-                subscriptionsChanged = true
+                // Only a channel's last consumer leaving unsubscribes it.
+                if self.metrics != nil, self.engine.consumerCount(on: channel) == 0 { subscriptionsChanged = true }
                 self.consumersChanged(on: channel)
             case .openConnection(let generation):
                 self.openConnection(generation: generation)
