@@ -32,10 +32,16 @@ func fuzzEncrypted(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let sealed = SecretBox.seal(bytes, nonce: nonce, key: FuzzKey.key) else { fail("cannot seal") }
     check(SecretBox.open(sealed, nonce: nonce, key: FuzzKey.key) == bytes, "seal and open do not round-trip")
     let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
-    check(SecretBox.openText(sealed, nonce: nonce, key: FuzzKey.key) == (isUTF8 ? .plaintext(text) : .malformed("the plaintext is not UTF-8")), "openText differs")
+    check(
+        SecretBox.openText(sealed, nonce: nonce, key: FuzzKey.key)
+            == (isUTF8 ? .plaintext(text) : .malformed("the plaintext is not UTF-8")), "openText differs")
     if isUTF8, let data = EncryptedPayload.seal(text, key: FuzzKey.key, nonce: nonce) {
-        check(EncryptedPayload.open(PusherMessage(event: "e", data: data), key: FuzzKey.key) == .plaintext(text), "sealed data does not open")
+        check(
+            EncryptedPayload.open(PusherMessage(event: "e", data: data), key: FuzzKey.key) == .plaintext(text),
+            "sealed data does not open")
     }
-    if let key = EncryptedPayload.key(fromSharedSecret: text) { check(key.count == SecretBox.keyLength, "a key of \(key.count) bytes") }
+    if let key = EncryptedPayload.key(fromSharedSecret: text) {
+        check(key.count == SecretBox.keyLength, "a key of \(key.count) bytes")
+    }
     return 0
 }

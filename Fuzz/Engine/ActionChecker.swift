@@ -28,10 +28,14 @@ struct ActionChecker {
     private mutating func inspect(_ action: ClientEngine.Action) {
         switch action {
         case .deliver(let event, let id):
-            guard let consumer = self.fixture.consumers[id] else { fail("delivery to consumer \(id), which is not live") }
+            guard let consumer = self.fixture.consumers[id] else {
+                fail("delivery to consumer \(id), which is not live")
+            }
             self.checkDelivery(event, to: consumer)
         case .deliverPresence(let change, let id):
-            guard case .presence? = self.fixture.consumers[id] else { fail("presence change for consumer \(id), not a live presence consumer") }
+            guard case .presence? = self.fixture.consumers[id] else {
+                fail("presence change for consumer \(id), not a live presence consumer")
+            }
             self.apply(change)
         case .finishConsumer(let id, _):
             check(self.fixture.consumers.removeValue(forKey: id) != nil, "consumer \(id) finished twice or unknown")
@@ -43,7 +47,9 @@ struct ActionChecker {
         case .notifySubscriptionCount(_, let channel):
             check(self.isListened(channel), "subscription count for \(channel), which nobody consumes")
         case .reloadKey(let channel, let socketID):
-            check(channel == EngineFixture.encrypted && socketID == self.fixture.engine.state.socketID, "key reload for \(channel) on \(socketID)")
+            check(
+                channel == EngineFixture.encrypted && socketID == self.fixture.engine.state.socketID,
+                "key reload for \(channel) on \(socketID)")
             self.pendingReloads.append((channel, socketID))
         case .authorize(_, let socketID), .authenticateUser(let socketID):
             check(socketID == self.fixture.engine.state.socketID, "authorization asked for socket \(socketID)")
@@ -59,7 +65,8 @@ struct ActionChecker {
         switch consumer {
         case .channels(let channels, let eventName):
             check(channels.contains(event.channel), "event of \(event.channel) to a consumer of \(channels)")
-            check(eventName == nil || eventName == event.name, "event \(event.name) to a consumer of \(eventName ?? "")")
+            check(
+                eventName == nil || eventName == event.name, "event \(event.name) to a consumer of \(eventName ?? "")")
         case .presence:
             fail("channel event to a presence consumer")
         case .all:
@@ -71,19 +78,25 @@ struct ActionChecker {
             // Nothing but the seeds' plaintexts passes the MAC under the fixed key.
             check(FuzzKey.plaintexts.contains(event.data), "encrypted event delivered undecrypted: \(event.data)")
         } else {
-            check(self.inbound.contains([event.channel, event.name, event.data]), "delivered an event that did not arrive")
+            check(
+                self.inbound.contains([event.channel, event.name, event.data]), "delivered an event that did not arrive"
+            )
         }
     }
 
     private mutating func apply(_ change: PresenceChange) {
         switch change {
         case .snapshot(let snapshot):
-            check(zip(snapshot.members, snapshot.members.dropFirst()).allSatisfy { $0.userID < $1.userID }, "snapshot not ordered by unique id")
+            check(
+                zip(snapshot.members, snapshot.members.dropFirst()).allSatisfy { $0.userID < $1.userID },
+                "snapshot not ordered by unique id")
             self.roster = Dictionary(uniqueKeysWithValues: snapshot.members.map { ($0.userID, $0) })
         case .added(let member):
             self.roster[member.userID] = member
         case .removed(let member):
-            check(self.roster.removeValue(forKey: member.userID) == member, "removed \(member.userID), who was not a member")
+            check(
+                self.roster.removeValue(forKey: member.userID) == member,
+                "removed \(member.userID), who was not a member")
         }
     }
 
@@ -91,8 +104,12 @@ struct ActionChecker {
     func checkRoster() {
         guard self.fixture.consumers.values.contains(.presence(EngineFixture.presence)) else { return }
         guard let snapshot = self.fixture.engine.members(of: EngineFixture.presence) else { return }
-        check(zip(snapshot.members, snapshot.members.dropFirst()).allSatisfy { $0.userID < $1.userID }, "roster not ordered by unique id")
-        check(Dictionary(uniqueKeysWithValues: snapshot.members.map { ($0.userID, $0) }) == self.roster, "roster differs from the changes told")
+        check(
+            zip(snapshot.members, snapshot.members.dropFirst()).allSatisfy { $0.userID < $1.userID },
+            "roster not ordered by unique id")
+        check(
+            Dictionary(uniqueKeysWithValues: snapshot.members.map { ($0.userID, $0) }) == self.roster,
+            "roster differs from the changes told")
         check(snapshot.me?.userID == "me", "the roster lost who is me")
     }
 

@@ -39,21 +39,28 @@ struct EngineFixture {
             if case .openConnection(let generation) = action { self.generation = generation }
         }
         _ = self.engine.transportOpened(generation: self.generation, at: .zero)
-        self.receive(#"{"event":"pusher:connection_established","data":"{\"socket_id\":\"123.456\",\"activity_timeout\":120}"}"#)
+        self.receive(
+            #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"123.456\",\"activity_timeout\":120}"}"#)
         _ = self.engine.signIn()
         _ = self.engine.userAuthenticated(socketID: Self.socketID, auth: "key:sig", userData: #"{"id":"me"}"#)
         self.receive(#"{"event":"pusher:signin_success","data":"{\"user_data\":\"{\\\"id\\\":\\\"me\\\"}\"}"}"#)
         self.add(.channel("news", eventName: nil, authorization: nil), .channels(["news"], eventName: nil))
         self.add(.channel("news", eventName: "price", authorization: nil), .channels(["news"], eventName: "price"))
-        self.add(.channels(["news", "private-room"], eventName: nil), .channels(["news", "private-room"], eventName: nil))
-        self.add(.channel("private-room", eventName: "client-typing", authorization: nil), .channels(["private-room"], eventName: "client-typing"))
+        self.add(
+            .channels(["news", "private-room"], eventName: nil), .channels(["news", "private-room"], eventName: nil))
+        self.add(
+            .channel("private-room", eventName: "client-typing", authorization: nil),
+            .channels(["private-room"], eventName: "client-typing"))
         self.add(.presence(Self.presence, authorization: nil), .presence(Self.presence))
-        self.add(.channel(Self.presence, eventName: nil, authorization: nil), .channels([Self.presence], eventName: nil))
-        self.add(.channel(Self.encrypted, eventName: nil, authorization: nil), .channels([Self.encrypted], eventName: nil))
+        self.add(
+            .channel(Self.presence, eventName: nil, authorization: nil), .channels([Self.presence], eventName: nil))
+        self.add(
+            .channel(Self.encrypted, eventName: nil, authorization: nil), .channels([Self.encrypted], eventName: nil))
         self.add(.all, .all)
         self.add(.user(eventName: nil), .user)
         for channel in ["private-room", Self.presence, Self.encrypted] {
-            _ = self.engine.authorizationCompleted(channel: channel, socketID: Self.socketID, result: .success(Self.authorization(of: channel)))
+            _ = self.engine.authorizationCompleted(
+                channel: channel, socketID: Self.socketID, result: .success(Self.authorization(of: channel)))
         }
         for channel in ["news", "private-room", Self.encrypted] {
             self.receive(#"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)
@@ -62,7 +69,9 @@ struct EngineFixture {
             #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-lobby","#
                 + #""data":"{\"presence\":{\"ids\":[\"me\",\"7\"],\"hash\":{\"me\":{\"name\":\"Me\"},\"7\":null},\"count\":2}}"}"#
         )
-        guard self.engine.state.socketID == Self.socketID, self.engine.user != nil, self.engine.members(of: Self.presence)?.count == 2 else {
+        guard self.engine.state.socketID == Self.socketID, self.engine.user != nil,
+            self.engine.members(of: Self.presence)?.count == 2
+        else {
             fatalError("the engine fixture did not reach its state")
         }
     }

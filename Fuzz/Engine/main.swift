@@ -13,8 +13,12 @@ func fuzzEngine(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let lines = input.split(separator: UInt8(ascii: "\n"), maxSplits: 255, omittingEmptySubsequences: false)
     for (index, line) in lines.enumerated() {
         let frame: ClientEngine.InboundFrame
-        let parsed = Result { () throws(PusherError) in try PusherMessage(parsing: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line))) }
-        if case .success(let message) = parsed { checker.inbound.insert([message.channel ?? "", message.event, message.data ?? ""]) }
+        let parsed = Result { () throws(PusherError) in
+            try PusherMessage(parsing: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line)))
+        }
+        if case .success(let message) = parsed {
+            checker.inbound.insert([message.channel ?? "", message.event, message.data ?? ""])
+        }
         if line.isEmpty {
             frame = .binary
         } else if index % 2 == 0 {
@@ -41,16 +45,22 @@ func answer(_ checker: inout ActionChecker) {
     (checker.pendingReloads, checker.pendingRequests) = ([], [])
     for (number, (channel, socketID)) in reloads.enumerated() {
         let result: Result<ChannelAuthorization, PusherError> =
-            number % 3 == 2 ? .failure(PusherError(.authorizationFailed, "refused")) : .success(.init(auth: "k:s", sharedSecret: FuzzKey.sharedSecret))
+            number % 3 == 2
+            ? .failure(PusherError(.authorizationFailed, "refused"))
+            : .success(.init(auth: "k:s", sharedSecret: FuzzKey.sharedSecret))
         checker.inspect(checker.fixture.engine.keyReloaded(channel: channel, socketID: socketID, result: result))
     }
     for request in requests {
         switch request {
         case .authorize(let channel, let socketID):
             let authorization = EngineFixture.authorization(of: channel)
-            checker.inspect(checker.fixture.engine.authorizationCompleted(channel: channel, socketID: socketID, result: .success(authorization)))
+            checker.inspect(
+                checker.fixture.engine.authorizationCompleted(
+                    channel: channel, socketID: socketID, result: .success(authorization)))
         case .authenticateUser(let socketID):
-            checker.inspect(checker.fixture.engine.userAuthenticated(socketID: socketID, auth: "key:sig", userData: #"{"id":"me"}"#))
+            checker.inspect(
+                checker.fixture.engine.userAuthenticated(socketID: socketID, auth: "key:sig", userData: #"{"id":"me"}"#)
+            )
         default:
             break
         }

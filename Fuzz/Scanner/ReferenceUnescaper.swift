@@ -41,7 +41,8 @@ enum ReferenceUnescaper {
                 index += 4
                 flushRaw()
                 if (0xD800...0xDBFF).contains(unit), index + 6 <= body.count, body[index] == UInt8(ascii: "\\"),
-                    body[index + 1] == UInt8(ascii: "u"), let low = hex4(body, at: index + 2), (0xDC00...0xDFFF).contains(low)
+                    body[index + 1] == UInt8(ascii: "u"), let low = hex4(body, at: index + 2),
+                    (0xDC00...0xDFFF).contains(low)
                 {
                     index += 6
                     result.unicodeScalars.append(Unicode.Scalar(0x10000 + (unit - 0xD800) << 10 + (low - 0xDC00))!)
@@ -60,7 +61,9 @@ enum ReferenceUnescaper {
         guard index + 4 <= body.count else { return nil }
         var value: UInt32 = 0
         for byte in body[index..<index + 4] {
-            guard let digit = UInt8(exactly: byte).flatMap({ Int(String(Unicode.Scalar($0)), radix: 16) }) else { return nil }
+            guard let digit = UInt8(exactly: byte).flatMap({ Int(String(Unicode.Scalar($0)), radix: 16) }) else {
+                return nil
+            }
             value = value << 4 | UInt32(digit)
         }
         return value

@@ -47,11 +47,14 @@ func checkEnvelope(_ message: PusherMessage, against value: JSONValue?) {
 /// `EncryptedFields` reads an object's last string `nonce` and `ciphertext`.
 func checkEncryptedFields(_ text: String, against value: JSONValue?) {
     let fields = try? EncryptedFields(parsing: text)
-    if fields != nil, case .object? = value {} else {
+    if fields != nil, case .object? = value {
+    } else {
         check(fields == nil, "encrypted fields read from text that is not a JSON object")
     }
     if let nonce = value?["nonce"]?.stringValue, let ciphertext = value?["ciphertext"]?.stringValue {
-        check(fields == EncryptedFields(nonce: nonce, ciphertext: ciphertext), "encrypted fields differ from the JSON object's")
+        check(
+            fields == EncryptedFields(nonce: nonce, ciphertext: ciphertext),
+            "encrypted fields differ from the JSON object's")
     }
 }
 

@@ -8,8 +8,12 @@ extension Seeds {
         let frames = [
             frame("pusher:connection_established", nil, #"{"socket_id":"123.456","activity_timeout":120}"#),
             frame("pusher_internal:subscription_succeeded", "news", "{}"),
-            frame("pusher_internal:subscription_succeeded", "presence-lobby", #"{"presence":{"ids":["me","7",8],"hash":{"me":{"name":"Me"},"7":null,"8":[1]},"count":3}}"#),
-            frame("pusher_internal:member_added", "presence-lobby", #"{"user_id":"9","user_info":{"name":"Ann","tags":["a"]}}"#),
+            frame(
+                "pusher_internal:subscription_succeeded", "presence-lobby",
+                #"{"presence":{"ids":["me","7",8],"hash":{"me":{"name":"Me"},"7":null,"8":[1]},"count":3}}"#),
+            frame(
+                "pusher_internal:member_added", "presence-lobby",
+                #"{"user_id":"9","user_info":{"name":"Ann","tags":["a"]}}"#),
             frame("pusher_internal:member_removed", "presence-lobby", #"{"user_id":9}"#),
             frame("price", "news", #"{"symbol":"ABC","price":123.45}"#),
             #"{"event":"price","channel":"news","data":{"symbol":"ABC","price":[1,2.5e3,-0,true,false,null]}}"#,
@@ -22,7 +26,9 @@ extension Seeds {
             #"{"event":"pusher:ping","data":{}}"#,
             #"{"event":"pusher:pong"}"#,
             frame("pusher:signin_success", nil, #"{"user_data":"{\"id\":\"me\"}"}"#),
-            frame("pusher_internal:watchlist_events", nil, #"{"events":[{"name":"online","user_ids":["1","2"]},{"name":"offline","user_ids":["3"]}]}"#),
+            frame(
+                "pusher_internal:watchlist_events", nil,
+                #"{"events":[{"name":"online","user_ids":["1","2"]},{"name":"offline","user_ids":["3"]}]}"#),
             frame("pusher_internal:subscription_count", "news", #"{"subscription_count":42}"#),
             frame("pusher:cache_miss", "cache-news", nil),
             frame("secret", "private-encrypted-vault", sealed(0)),
@@ -41,7 +47,11 @@ extension Seeds {
         ]
         var seeds = named("frame", frames)
         // Invalid UTF-8 inside a string, and a truncated multi-byte sequence at the end.
-        seeds.append(("utf8-invalid", Array(#"{"event":"e","data":"a"#.utf8) + [0xFF, 0xC3, 0x28, 0xE2, 0x82] + Array(#""}"#.utf8)))
+        seeds.append(
+            (
+                "utf8-invalid",
+                Array(#"{"event":"e","data":"a"#.utf8) + [0xFF, 0xC3, 0x28, 0xE2, 0x82] + Array(#""}"#.utf8)
+            ))
         seeds.append(("utf8-truncated", Array(#"{"event":"e","data":"\u00e9"#.utf8) + [0xF0, 0x9F, 0x98]))
         // Found by fuzzing: an invalid escape in a skipped string (`\` and a byte that is no escape).
         seeds.append(("crash-invalid-escape", [0xFF, 0x5C, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x29, 0x36]))

@@ -5,10 +5,13 @@
 // libFuzzer's initialization hook and exits.
 
 import Foundation
+
 @testable import PusherCore
 
 @_cdecl("LLVMFuzzerInitialize")
-func writeSeeds(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
+func writeSeeds(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+) -> CInt {
     let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Fuzz/Corpus")
     let corpora = ["scanner": Seeds.scanner, "engine": Seeds.engine, "encrypted": Seeds.encrypted]
     for (target, seeds) in corpora.sorted(by: { $0.key < $1.key }) {
@@ -28,14 +31,17 @@ func unused(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt { 0 }
 /// Seed-building helpers shared by the corpora.
 enum Seeds {
     /// A frame as a server sends it (data as a JSON string).
-    static func frame(_ event: String, _ channel: String? = nil, _ data: String? = nil, userID: String? = nil) -> String {
+    static func frame(_ event: String, _ channel: String? = nil, _ data: String? = nil, userID: String? = nil) -> String
+    {
         PusherMessage(event: event, channel: channel, data: data, userID: userID).serializedWithStringData
     }
 
     /// `FuzzKey.plaintexts[index]` sealed with a nonce of 24 `nonceByte`s, as an event's data.
     static func sealed(_ index: Int, nonceByte: UInt8 = 1) -> String {
         let nonce = [UInt8](repeating: nonceByte, count: SecretBox.nonceLength)
-        guard let data = EncryptedPayload.seal(FuzzKey.plaintexts[index], key: FuzzKey.key, nonce: nonce) else { fatalError("libsodium is missing") }
+        guard let data = EncryptedPayload.seal(FuzzKey.plaintexts[index], key: FuzzKey.key, nonce: nonce) else {
+            fatalError("libsodium is missing")
+        }
         return data
     }
 

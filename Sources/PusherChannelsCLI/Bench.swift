@@ -60,7 +60,10 @@ struct Bench: AsyncParsableCommand {
     @Flag(help: "Run only the built-in load server: print 'port=N', serve until standard input closes.")
     var serve = false
 
-    @Option(help: "Events each consumer may buffer (default: all of its channel's events); past it the consumer fails with consumerTooSlow.")
+    @Option(
+        help:
+            "Events each consumer may buffer (default: all of its channel's events); past it the consumer fails with consumerTooSlow."
+    )
     var bufferLimit: Int?
 
     @Option(help: "Give up after this many seconds.")
@@ -91,17 +94,24 @@ struct Bench: AsyncParsableCommand {
         guard self.timeout >= 1 else { throw ValidationError("--timeout must be at least 1.") }
         if let bufferLimit, bufferLimit < 1 { throw ValidationError("--buffer-limit must be at least 1.") }
         if self.usesRealServer {
-            guard self.host == nil || self.cluster == nil else { throw ValidationError("Give either --cluster or --host.") }
-            guard self.key != nil, self.channel != nil else { throw ValidationError("A real server needs --key and --channel.") }
+            guard self.host == nil || self.cluster == nil else {
+                throw ValidationError("Give either --cluster or --host.")
+            }
+            guard self.key != nil, self.channel != nil else {
+                throw ValidationError("A real server needs --key and --channel.")
+            }
             guard !self.serve, !self.inProcess, !self.encrypted, self.channels == 1 else {
-                throw ValidationError("--serve, --in-process, --encrypted and --channels are for the built-in load server.")
+                throw ValidationError(
+                    "--serve, --in-process, --encrypted and --channels are for the built-in load server.")
             }
         } else {
             guard self.channel == nil, self.key == nil, self.port == nil else {
                 throw ValidationError("--key, --port and --channel need --host or --cluster.")
             }
             guard self.payloadBytes >= 16 else { throw ValidationError("--payload-bytes must be at least 16.") }
-            guard self.channels >= 1, self.channels <= self.events else { throw ValidationError("--channels must be from 1 to --events.") }
+            guard self.channels >= 1, self.channels <= self.events else {
+                throw ValidationError("--channels must be from 1 to --events.")
+            }
         }
     }
 
@@ -137,7 +147,9 @@ struct Bench: AsyncParsableCommand {
             }
         } else {
             Output.line("bench: \(self.scenario), load server in a child process")
-            var arguments = ["bench", "--serve", "--events", "\(self.events)", "--payload-bytes", "\(self.payloadBytes)"]
+            var arguments = [
+                "bench", "--serve", "--events", "\(self.events)", "--payload-bytes", "\(self.payloadBytes)",
+            ]
             arguments += ["--channels", "\(self.channels)"] + (self.encrypted ? ["--encrypted"] : [])
             let server = try await LoadServerProcess.start(arguments: arguments)
             var options = PusherClientOptions(host: "127.0.0.1", port: server.port, useTLS: false)
@@ -158,11 +170,14 @@ struct Bench: AsyncParsableCommand {
 
     private var scenario: String {
         let kind = self.encrypted ? "encrypted" : "plain"
-        return "\(kind), \(self.channels) channel\(self.channels == 1 ? "" : "s"), \(self.events) events of \(self.payloadBytes) bytes"
+        return
+            "\(kind), \(self.channels) channel\(self.channels == 1 ? "" : "s"), \(self.events) events of \(self.payloadBytes) bytes"
     }
 
     /// Consumes `events` events of `channels` with one `for try await` loop over one sequence.
-    private static func consumeInOneSequence(client: PusherClient, channels: [String], events: Int, tracker: BenchTracker) async throws {
+    private static func consumeInOneSequence(
+        client: PusherClient, channels: [String], events: Int, tracker: BenchTracker
+    ) async throws {
         var received: [String: Int] = [:]
         var total = 0
         var quotas: [String: Int] = [:]
@@ -208,7 +223,8 @@ struct Bench: AsyncParsableCommand {
                 }
                 group.addTask {
                     if self.oneSequence {
-                        try await Self.consumeInOneSequence(client: client, channels: channels, events: events, tracker: tracker)
+                        try await Self.consumeInOneSequence(
+                            client: client, channels: channels, events: events, tracker: tracker)
                         return true
                     }
                     try await withThrowingDiscardingTaskGroup { consumers in
@@ -225,7 +241,9 @@ struct Bench: AsyncParsableCommand {
                                     received += 1
                                     if received == quota { break }
                                 }
-                                guard received == quota else { throw CLIError("\(channel) ended after \(received) of \(quota) events") }
+                                guard received == quota else {
+                                    throw CLIError("\(channel) ended after \(received) of \(quota) events")
+                                }
                                 tracker.channelFinished()
                             }
                         }

@@ -75,6 +75,7 @@ struct BenchResult {
         let sign = scaled < 0 ? "-" : ""
         let magnitude = abs(scaled)
         let fraction = String(magnitude % Int(scale))
-        return sign + String(magnitude / Int(scale)) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        return sign + String(magnitude / Int(scale)) + "." + String(repeating: "0", count: decimals - fraction.count)
+            + fraction
     }
 }

@@ -9,7 +9,9 @@ enum ClientEventLine {
     static func send(_ line: String, with client: PusherClient) async {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else {
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty { Output.error("client event: expected 'CHANNEL EVENT JSON', got '\(line)'") }
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                Output.error("client event: expected 'CHANNEL EVENT JSON', got '\(line)'")
+            }
             return
         }
         do {

@@ -12,8 +12,12 @@ enum ConnectionSecurity {
             warnings.append("warning: --no-tls with --cluster: events and subscriptions travel unencrypted to Pusher")
         }
         for (option, text) in authEndpoints {
-            guard let url = URL(string: text), url.scheme?.lowercased() == "http", let host = url.host, !Self.isLoopback(host) else { continue }
-            warnings.append("warning: \(option) uses plain http:// to \(host): the auth requests and their headers travel unencrypted")
+            guard let url = URL(string: text), url.scheme?.lowercased() == "http", let host = url.host,
+                !Self.isLoopback(host)
+            else { continue }
+            warnings.append(
+                "warning: \(option) uses plain http:// to \(host): the auth requests and their headers travel unencrypted"
+            )
         }
         return warnings
     }

@@ -30,7 +30,9 @@ struct HeaderLine: Sendable, Hashable {
     static func dictionary(_ headers: [HeaderLine]) -> [String: String] {
         var result: [String: String] = [:]
         for header in headers {
-            if let existing = result.keys.first(where: { $0.lowercased() == header.name.lowercased() }) { result[existing] = nil }
+            if let existing = result.keys.first(where: { $0.lowercased() == header.name.lowercased() }) {
+                result[existing] = nil
+            }
             result[header.name] = header.value
         }
         return result
@@ -49,7 +51,8 @@ extension Substring {
     /// Without leading and trailing spaces and tabs.
     fileprivate func trimmingWhitespace() -> String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = self.firstIndex(where: { !isBlank($0) }), let last = self.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = self.firstIndex(where: { !isBlank($0) }), let last = self.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(self[first...last])
     }
 }

@@ -32,7 +32,9 @@ extension Listen {
             return .endpoint(url, headers: credentials.headers)
         }
         guard let secret = credentials.secret else { return nil }
-        let member = self.userID.map { PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) }) }
+        let member = self.userID.map {
+            PresenceMember(userID: $0, userInfo: self.userInfo.flatMap { try? JSONValue(parsing: $0) })
+        }
         guard let member else { return .signing(key: self.key, secret: secret, masterKey: credentials.masterKey) }
         return .signing(key: self.key, secret: secret, masterKey: credentials.masterKey) { @Sendable _ in member }
     }
@@ -43,7 +45,8 @@ extension Listen {
             return .endpoint(url, headers: credentials.headers)
         }
         guard let secret = credentials.secret, let userID else { return nil }
-        let userData = UserAuthenticator.userData(id: userID, info: self.userInfo.flatMap { try? JSONValue(parsing: $0) }, watchlist: self.watchlist)
+        let userData = UserAuthenticator.userData(
+            id: userID, info: self.userInfo.flatMap { try? JSONValue(parsing: $0) }, watchlist: self.watchlist)
         return .signing(key: self.key, secret: secret) { userData }
     }
 }

@@ -29,7 +29,11 @@ struct Listen: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Use TLS (wss://).")
     var tls = true
 
-    @Option(name: .customLong("ca-file"), help: "Trust the certificate authorities of this PEM file (a private CA) as well as the system's, for the WebSocket connection.")
+    @Option(
+        name: .customLong("ca-file"),
+        help:
+            "Trust the certificate authorities of this PEM file (a private CA) as well as the system's, for the WebSocket connection."
+    )
     var caFile: String?
 
     @Option(name: .customLong("channel"), help: "A channel to subscribe to (repeatable).")
@@ -37,7 +41,8 @@ struct Listen: AsyncParsableCommand {
 
     @Option(
         name: .customLong("channels-file"),
-        help: "A file naming channels to subscribe to, one a line ('#' starts a comment line; '-' reads standard input, which then sends no client events)."
+        help:
+            "A file naming channels to subscribe to, one a line ('#' starts a comment line; '-' reads standard input, which then sends no client events)."
     )
     var channelsFile: String?
 
@@ -53,22 +58,37 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "At exit, print 'events=N seconds=S rate=R/s' (S from the first to the last counted event).")
     var stats = false
 
-    @Option(name: .customLong("buffer-limit"), help: "Events a consumer holds while standard output is behind (default 10000).")
+    @Option(
+        name: .customLong("buffer-limit"),
+        help: "Events a consumer holds while standard output is behind (default 10000).")
     var bufferLimit: Int = BufferingPolicy.default.limit
 
-    @Option(name: .customLong("when-full"), help: "When a consumer's buffer is full: fail (report, lose what was buffered beyond, subscribe again), drop-oldest or drop-newest.")
+    @Option(
+        name: .customLong("when-full"),
+        help:
+            "When a consumer's buffer is full: fail (report, lose what was buffered beyond, subscribe again), drop-oldest or drop-newest."
+    )
     var whenFull: WhenFullOption = .fail
 
     @Option(help: "Auth endpoint for private and presence channels (form POST of socket_id and channel_name).")
     var authEndpoint: String?
 
-    @Option(name: .customLong("auth-header"), help: "A header sent to the auth endpoints, 'Name: value' (repeatable; visible in ps: prefer --auth-header-file or PUSHER_AUTH_HEADER for tokens).")
+    @Option(
+        name: .customLong("auth-header"),
+        help:
+            "A header sent to the auth endpoints, 'Name: value' (repeatable; visible in ps: prefer --auth-header-file or PUSHER_AUTH_HEADER for tokens)."
+    )
     var authHeaders: [String] = []
 
-    @Option(name: .customLong("auth-header-file"), help: "A file of headers for the auth endpoints, 'Name: value' one a line.")
+    @Option(
+        name: .customLong("auth-header-file"),
+        help: "A file of headers for the auth endpoints, 'Name: value' one a line.")
     var authHeaderFile: String?
 
-    @Option(help: "The app secret: signs private and presence channels in-process (servers only; visible in ps: prefer --secret-file or PUSHER_SECRET).")
+    @Option(
+        help:
+            "The app secret: signs private and presence channels in-process (servers only; visible in ps: prefer --secret-file or PUSHER_SECRET)."
+    )
     var secret: String?
 
     @Option(name: .customLong("secret-file"), help: "A file holding the app secret.")
@@ -77,10 +97,15 @@ struct Listen: AsyncParsableCommand {
     @Option(name: .customLong("user-id"), help: "Your user id on presence channels, with --secret.")
     var userID: String?
 
-    @Option(name: .customLong("user-info"), help: "Your user_info on presence channels and for --sign-in, with --secret (JSON).")
+    @Option(
+        name: .customLong("user-info"),
+        help: "Your user_info on presence channels and for --sign-in, with --secret (JSON).")
     var userInfo: String?
 
-    @Option(help: "The app's encryption master key (base64 of 32 bytes), with --secret, for private-encrypted channels (prefer --master-key-file or PUSHER_MASTER_KEY).")
+    @Option(
+        help:
+            "The app's encryption master key (base64 of 32 bytes), with --secret, for private-encrypted channels (prefer --master-key-file or PUSHER_MASTER_KEY)."
+    )
     var masterKey: String?
 
     @Option(name: .customLong("master-key-file"), help: "A file holding the encryption master key.")
@@ -89,7 +114,8 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "Sign in as a user; print the user's events and watchlist changes.")
     var signIn = false
 
-    @Option(help: "User-auth endpoint for --sign-in (form POST of socket_id); default: sign with --secret and --user-id.")
+    @Option(
+        help: "User-auth endpoint for --sign-in (form POST of socket_id); default: sign with --secret and --user-id.")
     var userAuthEndpoint: String?
 
     @Option(name: .customLong("watch"), help: "A user id for the watchlist of --sign-in, with --secret (repeatable).")
@@ -101,7 +127,9 @@ struct Listen: AsyncParsableCommand {
         if self.authEndpoint != nil && (self.secret != nil || self.secretFile != nil) {
             throw ValidationError("Give --auth-endpoint or --secret, not both.")
         }
-        if let authEndpoint, URL(string: authEndpoint)?.scheme == nil { throw ValidationError("--auth-endpoint must be a URL.") }
+        if let authEndpoint, URL(string: authEndpoint)?.scheme == nil {
+            throw ValidationError("--auth-endpoint must be a URL.")
+        }
         for header in self.authHeaders {
             do throws(CLIError) {
                 _ = try HeaderLine.parse(header)
@@ -109,18 +137,26 @@ struct Listen: AsyncParsableCommand {
                 throw ValidationError("--auth-header: \(error.description).")
             }
         }
-        if let userInfo, (try? JSONValue(parsing: userInfo)) == nil { throw ValidationError("--user-info must be JSON.") }
-        if let userAuthEndpoint, URL(string: userAuthEndpoint)?.scheme == nil { throw ValidationError("--user-auth-endpoint must be a URL.") }
+        if let userInfo, (try? JSONValue(parsing: userInfo)) == nil {
+            throw ValidationError("--user-info must be JSON.")
+        }
+        if let userAuthEndpoint, URL(string: userAuthEndpoint)?.scheme == nil {
+            throw ValidationError("--user-auth-endpoint must be a URL.")
+        }
         if self.signIn && self.userAuthEndpoint == nil && (!hasSecret || self.userID == nil) {
             throw ValidationError("--sign-in needs --user-auth-endpoint, or --secret with --user-id.")
         }
         guard !self.channels.isEmpty || self.channelsFile != nil || self.signIn else {
             throw ValidationError("Give at least one --channel, a --channels-file, or --sign-in.")
         }
-        guard (self.cluster == nil) != (self.host == nil) else { throw ValidationError("Give either --cluster or --host.") }
+        guard (self.cluster == nil) != (self.host == nil) else {
+            throw ValidationError("Give either --cluster or --host.")
+        }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         guard self.bufferLimit >= 1 else { throw ValidationError("--buffer-limit must be at least 1.") }
-        if self.caFile != nil && !self.tls { throw ValidationError("--ca-file needs TLS; it does nothing with --no-tls.") }
+        if self.caFile != nil && !self.tls {
+            throw ValidationError("--ca-file needs TLS; it does nothing with --no-tls.")
+        }
     }
 
     func run() async throws {
@@ -184,7 +220,9 @@ struct Listen: AsyncParsableCommand {
             do {
                 let channel = try ChannelName(validating: name)
                 guard !channel.requiresAuthorization || hasAuthorizer else {
-                    throw PusherError(.authorizationRequired, "\(channel.kind) channels need --auth-endpoint or --secret", channel: name)
+                    throw PusherError(
+                        .authorizationRequired, "\(channel.kind) channels need --auth-endpoint or --secret",
+                        channel: name)
                 }
                 return true
             } catch {

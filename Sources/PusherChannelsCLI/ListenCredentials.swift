@@ -28,15 +28,20 @@ struct ListenCredentials: Sendable {
             variable: Self.secretVariable, environment: environment
         )
         self.masterKey = try Self.value(
-            option: listen.masterKey, optionName: "--master-key", file: listen.masterKeyFile, fileOption: "--master-key-file",
+            option: listen.masterKey, optionName: "--master-key", file: listen.masterKeyFile,
+            fileOption: "--master-key-file",
             variable: Self.masterKeyVariable, environment: environment
         )
-        if let masterKey, (try? EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-x", masterKey: masterKey)) == nil {
+        if let masterKey,
+            (try? EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-x", masterKey: masterKey)) == nil
+        {
             throw CLIError("the encryption master key must be base64 of 32 bytes")
         }
         var lines: [String] = []
         if let variable = environment[Self.authHeaderVariable] { lines += Self.headerLines(variable) }
-        if let file = listen.authHeaderFile { lines += Self.headerLines(try Self.read(file, option: "--auth-header-file")) }
+        if let file = listen.authHeaderFile {
+            lines += Self.headerLines(try Self.read(file, option: "--auth-header-file"))
+        }
         lines += listen.authHeaders
         var headers: [HeaderLine] = []
         for line in lines { headers.append(try HeaderLine.parse(line)) }
@@ -66,7 +71,9 @@ struct ListenCredentials: Sendable {
             guard !text.isEmpty else { throw CLIError("\(fileOption) \(file) is empty") }
             return text
         }
-        guard let value = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard let value = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            return nil
+        }
         return value
     }
 

@@ -34,6 +34,7 @@ enum ListenJSON {
 
     /// `{"watchlist":"online"|"offline","user_id"}`.
     static func watchlist(_ event: WatchlistEvent) -> String {
-        #"{"watchlist":"# + JSONWriter.quoted(event.status.rawValue) + #","user_id":"# + JSONWriter.quoted(event.userID) + "}"
+        #"{"watchlist":"# + JSONWriter.quoted(event.status.rawValue) + #","user_id":"# + JSONWriter.quoted(event.userID)
+            + "}"
     }
 }

@@ -29,7 +29,9 @@ extension ListenSession {
                     Self.reportTooSlow(error, consumer: "the channels' consumer")
                     let failed = self.failedChannels.withLockedValue { $0 }
                     live.removeAll { failed.contains($0) }
-                } else if Self.channelRegistrationErrors.contains(error.code), let channel = error.channel, live.contains(channel) {
+                } else if Self.channelRegistrationErrors.contains(error.code), let channel = error.channel,
+                    live.contains(channel)
+                {
                     Output.error("error: \(error)")
                     live.removeAll { $0 == channel }
                 } else {
@@ -51,7 +53,9 @@ extension ListenSession {
         while true {
             do {
                 for try await change in self.client.presence(on: channel) {
-                    guard await self.output.write(ListenJSON.presence(change, on: channel)) else { return .outputClosed }
+                    guard await self.output.write(ListenJSON.presence(change, on: channel)) else {
+                        return .outputClosed
+                    }
                 }
                 return .ended
             } catch {

@@ -47,7 +47,9 @@ struct ListenSession: Sendable {
             group.addTask {
                 var subscriptions = subscriptions
                 while let event = await subscriptions.next() {
-                    if case .failed(let channel, _) = event { _ = self.failedChannels.withLockedValue { $0.insert(channel) } }
+                    if case .failed(let channel, _) = event {
+                        _ = self.failedChannels.withLockedValue { $0.insert(channel) }
+                    }
                 }
                 return .ended
             }

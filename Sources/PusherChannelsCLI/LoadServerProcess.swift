@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 
+import Dispatch
+import Foundation
+import PusherChannels
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,9 +11,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-import PusherChannels
 
 /// `pusher-channels bench --serve …` in a child process, so that the measuring process runs the
 /// client alone. The child prints `port=N` once it listens and serves until its standard input
@@ -45,7 +46,9 @@ final class LoadServerProcess: Sendable {
         let line = await Self.firstLine(of: output.fileHandleForReading.fileDescriptor)
         guard let line, line.hasPrefix("port="), let port = Int(line.dropFirst(5)) else {
             input.fileHandleForWriting.closeFile()
-            throw PusherError(.transportFailed, "the load server process did not start (it printed \(line.map { "'\($0)'" } ?? "nothing"))")
+            throw PusherError(
+                .transportFailed,
+                "the load server process did not start (it printed \(line.map { "'\($0)'" } ?? "nothing"))")
         }
         return LoadServerProcess(port: port, process: process, input: input, exited: exited)
     }

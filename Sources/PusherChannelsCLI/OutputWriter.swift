@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 
+import Dispatch
+import Foundation
+import NIOConcurrencyHelpers
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,9 +11,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Foundation
-import NIOConcurrencyHelpers
 
 /// `write(2)`, by a name that the writer's own `write` does not hide.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

@@ -23,7 +23,9 @@ struct PusherChannelsCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            guard self.exitCode(for: error).rawValue == ExitCode.validationFailure.rawValue else { self.exit(withError: error) }
+            guard self.exitCode(for: error).rawValue == ExitCode.validationFailure.rawValue else {
+                self.exit(withError: error)
+            }
             Output.usage(self.fullMessage(for: error))
             self.exit(withError: ExitStatus.usage)
         }

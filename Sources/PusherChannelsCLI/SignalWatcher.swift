@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+@preconcurrency import Dispatch
+import NIOConcurrencyHelpers
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,8 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@preconcurrency import Dispatch
-import NIOConcurrencyHelpers
 
 /// SIGINT and SIGTERM for `listen`: the first one asks for a graceful end (``first()`` returns),
 /// a second one ends the process at once with 128 plus the signal's number. The handlers run on a

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 
 /// Standard input, line by line.
 enum StandardInput {

@@ -21,7 +21,9 @@ import PusherCore
             let data = #"{\"i\":\#(index),\"pad\":\"\#(padding)\"}"#
             frames.append(.text(#"{"event":"price","channel":"load","data":"\#(data)"}"#))
         }
-        self.batches = stride(from: 0, to: frames.count, by: batchSize).map { Array(frames[$0..<min($0 + batchSize, frames.count)]) }
+        self.batches = stride(from: 0, to: frames.count, by: batchSize).map {
+            Array(frames[$0..<min($0 + batchSize, frames.count)])
+        }
         self.events = events
     }
 
@@ -32,11 +34,17 @@ import PusherCore
         var engine = ClientEngine(configuration: .init())
         _ = engine.connect(at: .zero)
         _ = engine.transportOpened(generation: 1, at: .zero)
-        let established = #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.1\",\"activity_timeout\":120}"}"#
+        let established =
+            #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.1\",\"activity_timeout\":120}"}"#
         _ = engine.received([.text(established)], generation: 1, at: .zero)
-        guard let (id, _) = try engine.addConsumer(.channel("load", eventName: nil, authorization: nil)) else { return 0 }
-        _ = engine.received([.text(#"{"event":"pusher_internal:subscription_succeeded","channel":"load","data":"{}"}"#)], generation: 1, at: .zero)
-        let buffer = ConsumerBuffer<ChannelEvent>(channel: "load", policy: BufferingPolicy(limit: 1 << 20, whenFull: .fail))
+        guard let (id, _) = try engine.addConsumer(.channel("load", eventName: nil, authorization: nil)) else {
+            return 0
+        }
+        _ = engine.received(
+            [.text(#"{"event":"pusher_internal:subscription_succeeded","channel":"load","data":"{}"}"#)], generation: 1,
+            at: .zero)
+        let buffer = ConsumerBuffer<ChannelEvent>(
+            channel: "load", policy: BufferingPolicy(limit: 1 << 20, whenFull: .fail))
         var actions: [ClientEngine.Action] = []
         var staged: [ChannelEvent] = []
         var taken = 0

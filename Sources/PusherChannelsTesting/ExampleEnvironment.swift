@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+import PusherChannels
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #endif
-import Foundation
-import PusherChannels
 
 /// Runs examples either against a real server or offline, against an in-process fake server.
 ///

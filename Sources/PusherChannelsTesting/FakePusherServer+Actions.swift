@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
 
 // Acting as the server: triggering events, sending raw frames and errors, closing and dropping connections.
 extension FakePusherServer {
@@ -76,7 +77,8 @@ extension FakePusherServer {
     /// Sends `pusher:error` with `{"message", "code"}` as a data object, as Pusher does.
     public func sendError(message: String, code: Int?, to connection: Int? = nil) {
         let codeText = code.map(String.init) ?? "null"
-        let text = #"{"event":"pusher:error","data":{"message":"# + JSONWriter.quoted(message) + #","code":\#(codeText)}}"#
+        let text =
+            #"{"event":"pusher:error","data":{"message":"# + JSONWriter.quoted(message) + #","code":\#(codeText)}}"#
         for id in self.targets(connection) { self.sendText(text, to: id) }
     }
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 import Foundation
 import NIOCore
 import NIOHTTP1
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#endif
 
 // The HTTP auth endpoints: channel authorization and user authentication (HTTPS in the TLS mode,
 // which URLSession does not trust: it knows only the system's certificate authorities).
@@ -15,13 +16,15 @@ extension FakePusherServer {
     /// (`https` in the TLS mode). It signs `{"id":"user-<socket id>"}`, or the
     /// `user_id` form field when one is sent.
     public nonisolated var userAuthEndpoint: URL {
-        URL(string: "\(self.httpScheme)://\(self.host):\(self.port)/pusher/user-auth")!  // host and port are always valid here
+        // The host and port are always valid here.
+        URL(string: "\(self.httpScheme)://\(self.host):\(self.port)/pusher/user-auth")!
     }
 
     /// The auth endpoint this server serves: `http://127.0.0.1:PORT/pusher/auth` (`https` in the
     /// TLS mode).
     public nonisolated var authEndpoint: URL {
-        URL(string: "\(self.httpScheme)://\(self.host):\(self.port)/pusher/auth")!  // host and port are always valid here
+        // The host and port are always valid here.
+        URL(string: "\(self.httpScheme)://\(self.host):\(self.port)/pusher/auth")!
     }
 
     private nonisolated var httpScheme: String { self.configuration.tls == nil ? "http" : "https" }
@@ -67,7 +70,9 @@ extension FakePusherServer {
     private func recordAuthRequest(head: HTTPRequestHead, body: String) -> [String: String] {
         var fields: [String: String] = [:]
         for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }
         var headers: [String: String] = [:]
@@ -79,12 +84,15 @@ extension FakePusherServer {
 
     private func authenticateUser(head: HTTPRequestHead, body: String) -> (HTTPResponseStatus, String) {
         let fields = self.recordAuthRequest(head: head, body: body)
-        if case .respond(let status, let text) = self.authEndpointBehavior { return (HTTPResponseStatus(statusCode: status), text) }
+        if case .respond(let status, let text) = self.authEndpointBehavior {
+            return (HTTPResponseStatus(statusCode: status), text)
+        }
         guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"] else {
             return (.forbidden, #"{"error":"cannot sign"}"#)
         }
         let userData = #"{"id":"# + JSONWriter.quoted(fields["user_id"] ?? "user-\(socketID)") + "}"
-        let auth = PusherSignature.userAuthentication(key: self.configuration.appKey, secret: secret, socketID: socketID, userData: userData)
+        let auth = PusherSignature.userAuthentication(
+            key: self.configuration.appKey, secret: secret, socketID: socketID, userData: userData)
         return (.ok, #"{"auth":"# + JSONWriter.quoted(auth) + #","user_data":"# + JSONWriter.quoted(userData) + "}")
     }
 
@@ -94,17 +102,24 @@ extension FakePusherServer {
         case .respond(let status, let text):
             return (HTTPResponseStatus(statusCode: status), text)
         case .sign:
-            guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"], let channel = fields["channel_name"] else {
+            guard let secret = self.configuration.appSecret, let socketID = fields["socket_id"],
+                let channel = fields["channel_name"]
+            else {
                 return (.forbidden, #"{"error":"cannot sign"}"#)
             }
-            let channelData = ChannelName.kind(of: channel) == .presence ? #"{"user_id":"# + JSONWriter.quoted("user-\(socketID)") + "}" : nil
+            let channelData =
+                ChannelName.kind(of: channel) == .presence
+                ? #"{"user_id":"# + JSONWriter.quoted("user-\(socketID)") + "}" : nil
             let authorization = PusherSignature.channelAuthorization(
-                key: self.configuration.appKey, secret: secret, socketID: socketID, channel: channel, channelData: channelData
+                key: self.configuration.appKey, secret: secret, socketID: socketID, channel: channel,
+                channelData: channelData
             )
             var text = #"{"auth":"# + JSONWriter.quoted(authorization.auth)
             if let channelData { text += #","channel_data":"# + JSONWriter.quoted(channelData) }
             if ChannelName.kind(of: channel) == .privateEncrypted {
-                guard let secret = self.sharedSecret(for: channel) else { return (.forbidden, #"{"error":"no encryption master key"}"#) }
+                guard let secret = self.sharedSecret(for: channel) else {
+                    return (.forbidden, #"{"error":"no encryption master key"}"#)
+                }
                 text += #","shared_secret":"# + JSONWriter.quoted(secret)
             }
             return (.ok, text + "}")

@@ -41,7 +41,8 @@ extension FakePusherServer {
                         },
                         upgradePipelineHandler: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
-                                let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
+                                let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                                    wrappingChannelSynchronously: channel)
                                 return UpgradeResult.websocket(asyncChannel, uri: head.uri)
                             }
                         }
@@ -65,7 +66,8 @@ extension FakePusherServer {
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
-        let server = FakePusherServer(configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount)
+        let server = FakePusherServer(
+            configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
             group.addTask {
                 try await withThrowingDiscardingTaskGroup { connections in
@@ -105,7 +107,8 @@ extension FakePusherServer {
         }
     }
 
-    private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws {
+    private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws
+    {
         let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
         let id = await self.open(uri: uri, outbox: outbox, channel: channel.channel)
         defer { outbox.finish() }

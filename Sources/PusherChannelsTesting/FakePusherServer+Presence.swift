@@ -16,11 +16,14 @@ extension FakePusherServer {
             var added = #"{"user_id":"# + JSONWriter.quoted(userID)
             if let info { added += #","user_info":"# + info.jsonText }
             let message = PusherMessage(event: PusherEventName.memberAdded, channel: channel, data: added + "}")
-            for other in self.subscribers(of: channel) where other != connection { self.sendText(self.encode(message), to: other) }
+            for other in self.subscribers(of: channel) where other != connection {
+                self.sendText(self.encode(message), to: other)
+            }
         }
         let ids = members.keys.sorted()
         let hash = JSONValue.object(Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value.info ?? .null) }))
-        return #"{"presence":{"ids":"# + JSONValue.array(ids.map(JSONValue.string)).jsonText + #","hash":"# + hash.jsonText
+        return #"{"presence":{"ids":"# + JSONValue.array(ids.map(JSONValue.string)).jsonText + #","hash":"#
+            + hash.jsonText
             + #","count":\#(ids.count)}}"#
     }
 
@@ -31,13 +34,20 @@ extension FakePusherServer {
             members[userID]?.connections.remove(connection)
             guard members[userID]?.connections.isEmpty == true else { continue }
             members[userID] = nil
-            let message = PusherMessage(event: PusherEventName.memberRemoved, channel: channel, data: #"{"user_id":"# + JSONWriter.quoted(userID) + "}")
-            for other in self.subscribers(of: channel) where other != connection { self.sendText(self.encode(message), to: other) }
+            let message = PusherMessage(
+                event: PusherEventName.memberRemoved, channel: channel,
+                data: #"{"user_id":"# + JSONWriter.quoted(userID) + "}")
+            for other in self.subscribers(of: channel) where other != connection {
+                self.sendText(self.encode(message), to: other)
+            }
         }
         self.presence[channel] = members
     }
 
     func subscribers(of channel: String) -> [Int] {
-        self.order.filter { self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.subscriptions.contains(channel) == true }
+        self.order.filter {
+            self.live[$0]?.connection.isOpen == true
+                && self.live[$0]?.connection.subscriptions.contains(channel) == true
+        }
     }
 }

@@ -10,7 +10,8 @@ extension FakePusherServer {
         self.nextConnectionID += 1
         let id = self.nextConnectionID
         let socketID = "\(id).\(100_000 + id * 7_919)"
-        let connection = Connection(id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
+        let connection = Connection(
+            id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
         self.live[id] = Live(connection: connection, outbox: outbox, channel: channel)
         self.order.append(id)
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
@@ -20,7 +21,8 @@ extension FakePusherServer {
             var payload = #"{"socket_id":"# + JSONWriter.quoted(socketID)
             if let timeout = self.configuration.activityTimeout { payload += #","activity_timeout":\#(timeout)"# }
             payload += "}"
-            self.sendText(self.encode(PusherMessage(event: PusherEventName.connectionEstablished, data: payload)), to: id)
+            self.sendText(
+                self.encode(PusherMessage(event: PusherEventName.connectionEstablished, data: payload)), to: id)
         }
         self.changed()
         return id
@@ -64,7 +66,8 @@ extension FakePusherServer {
         case PusherEventName.subscribe:
             let data = try? message.parsedData()
             if let channel = data?["channel"]?.stringValue {
-                self.subscribe(id, to: channel, auth: data?["auth"]?.stringValue, channelData: data?["channel_data"]?.stringValue)
+                self.subscribe(
+                    id, to: channel, auth: data?["auth"]?.stringValue, channelData: data?["channel_data"]?.stringValue)
             }
         case PusherEventName.unsubscribe:
             if let channel = (try? message.parsedData())?["channel"]?.stringValue {
@@ -94,7 +97,9 @@ extension FakePusherServer {
                 return
             }
             self.live[id]?.connection.subscriptions.insert(channel)
-            self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")), to: id)
+            self.sendText(
+                self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")),
+                to: id)
             return
         }
         guard let name = try? ChannelName(validating: channel) else {
@@ -123,20 +128,26 @@ extension FakePusherServer {
             guard auth == expected.auth else {
                 let signed = "\(connection.socketID):\(channel)" + (channelData.map { ":\($0)" } ?? "")
                 let got = auth?.split(separator: ":").last.map(String.init) ?? ""
-                self.sendError(message: "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(got)", code: nil, to: id)
+                self.sendError(
+                    message: "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(got)",
+                    code: nil, to: id)
                 return
             }
         }
         var data = "{}"
         if name.kind == .presence {
-            guard let member = channelData.flatMap({ try? JSONValue(parsing: $0) }), let userID = member["user_id"]?.idValue else {
+            guard let member = channelData.flatMap({ try? JSONValue(parsing: $0) }),
+                let userID = member["user_id"]?.idValue
+            else {
                 self.sendError(message: "Invalid presence channel_data: a user_id is required", code: nil, to: id)
                 return
             }
             data = self.joinPresence(channel, userID: userID, info: member["user_info"], connection: id)
         }
         self.live[id]?.connection.subscriptions.insert(channel)
-        self.sendText(self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: data)), to: id)
+        self.sendText(
+            self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: data)),
+            to: id)
         if Self.isCacheChannel(channel) {
             if let last = self.cache[channel] {
                 self.sendText(self.encode(PusherMessage(event: last.event, channel: channel, data: last.data)), to: id)
@@ -158,19 +169,24 @@ extension FakePusherServer {
         guard let channel = message.channel, self.live[id]?.connection.subscriptions.contains(channel) == true,
             [.private, .presence].contains(ChannelName.kind(of: channel))
         else {
-            self.sendError(message: "Client event rejected: not subscribed to a private or presence channel", code: nil, to: id)
+            self.sendError(
+                message: "Client event rejected: not subscribed to a private or presence channel", code: nil, to: id)
             return
         }
         let userID = self.presence[channel]?.first { $0.value.connections.contains(id) }?.key
         let relayed = PusherMessage(event: message.event, channel: channel, data: message.data, userID: userID)
-        for other in self.subscribers(of: channel) where other != id { self.sendText(relayed.serializedWithStringData, to: other) }
+        for other in self.subscribers(of: channel) where other != id {
+            self.sendText(relayed.serializedWithStringData, to: other)
+        }
     }
 
     /// Tells every subscriber of `channel` how many connections are subscribed to it.
     private func sendSubscriptionCount(of channel: String) {
         guard self.configuration.sendsSubscriptionCounts, ChannelName.kind(of: channel) != .presence else { return }
         let subscribers = self.subscribers(of: channel)
-        let message = PusherMessage(event: PusherEventName.subscriptionCount, channel: channel, data: #"{"subscription_count":\#(subscribers.count)}"#)
+        let message = PusherMessage(
+            event: PusherEventName.subscriptionCount, channel: channel,
+            data: #"{"subscription_count":\#(subscribers.count)}"#)
         for id in subscribers { self.sendText(self.encode(message), to: id) }
     }
 

@@ -16,9 +16,13 @@ extension FakePusherServer {
             self.sendError(message: "Invalid sign-in: auth and user_data are required", code: nil, to: id)
             return
         }
-        let expected = PusherSignature.userAuthentication(key: self.configuration.appKey, secret: secret, socketID: connection.socketID, userData: userData)
+        let expected = PusherSignature.userAuthentication(
+            key: self.configuration.appKey, secret: secret, socketID: connection.socketID, userData: userData)
         guard auth == expected else {
-            self.sendError(message: "Invalid signature: Expected HMAC SHA256 hex digest of \(connection.socketID)::user::\(userData)", code: nil, to: id)
+            self.sendError(
+                message:
+                    "Invalid signature: Expected HMAC SHA256 hex digest of \(connection.socketID)::user::\(userData)",
+                code: nil, to: id)
             return
         }
         guard let user = try? JSONValue(parsing: userData), let userID = user["id"]?.stringValue, !userID.isEmpty else {
@@ -32,7 +36,11 @@ extension FakePusherServer {
         }()
         self.live[id]?.connection.userID = userID
         self.live[id]?.connection.watchlist = watchlist
-        self.sendText(self.encode(PusherMessage(event: PusherEventName.signInSuccess, data: #"{"user_data":"# + JSONWriter.quoted(userData) + "}")), to: id)
+        self.sendText(
+            self.encode(
+                PusherMessage(
+                    event: PusherEventName.signInSuccess, data: #"{"user_data":"# + JSONWriter.quoted(userData) + "}")),
+            to: id)
         let online = watchlist.filter { self.onlineUsers.contains($0) && $0 != userID }
         if !online.isEmpty { self.sendWatchlist(status: "online", userIDs: online, to: [id]) }
         if !wasOnline { self.notifyWatchers(of: userID, status: "online") }

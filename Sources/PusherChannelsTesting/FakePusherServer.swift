@@ -60,7 +60,9 @@ public actor FakePusherServer {
     /// The last event of each cache channel (name, data).
     var cache: [String: (event: String, data: String)] = [:]
 
-    init(configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>) {
+    init(
+        configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>
+    ) {
         self.configuration = configuration
         self.port = port
         self.refusing = refusing

@@ -38,7 +38,9 @@ package final class InMemoryPeer: Sendable {
 
     /// Sends `pusher:connection_established`.
     package func establish(socketID: String = "1.1", activityTimeout: Int = 120) {
-        self.send(#"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(socketID)\",\"activity_timeout\":\#(activityTimeout)}"}"#)
+        self.send(
+            #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(socketID)\",\"activity_timeout\":\#(activityTimeout)}"}"#
+        )
     }
 
     /// Closes the connection with a close frame.

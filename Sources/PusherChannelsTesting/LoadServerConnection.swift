@@ -21,7 +21,10 @@ final class LoadServerConnection {
     private let channelCount: Int
     private var subscribed: Set<String> = []
 
-    init(commands: AsyncStream<Command>.Continuation, stopping: NIOLockedValueBox<Bool>, channel: any Channel, channelCount: Int) {
+    init(
+        commands: AsyncStream<Command>.Continuation, stopping: NIOLockedValueBox<Bool>, channel: any Channel,
+        channelCount: Int
+    ) {
         self.commands = commands
         self.stopping = stopping
         self.channel = channel

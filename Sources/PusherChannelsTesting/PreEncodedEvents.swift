@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(CSodium)
-import CSodium
-#endif
 import Foundation
 import NIOCore
 import PusherChannels
+
+#if canImport(CSodium)
+import CSodium
+#endif
 
 /// The event frames of a ``PusherLoadServer``, encoded once: WebSocket text frames back to back in
 /// one buffer, round-robin over the configured channels, so that sending events costs the server
@@ -20,11 +21,19 @@ struct PreEncodedEvents: Sendable {
     static let blockBytes = 256 * 1024
 
     init(_ configuration: PusherLoadServer.Configuration) throws(PusherError) {
-        guard !configuration.channels.isEmpty else { throw PusherError(.invalidConfiguration, "the load server needs at least one channel") }
-        guard configuration.payloadBytes >= 16 else { throw PusherError(.invalidConfiguration, "the load server's payload is at least 16 bytes") }
+        guard !configuration.channels.isEmpty else {
+            throw PusherError(.invalidConfiguration, "the load server needs at least one channel")
+        }
+        guard configuration.payloadBytes >= 16 else {
+            throw PusherError(.invalidConfiguration, "the load server's payload is at least 16 bytes")
+        }
         if configuration.encrypted {
-            guard Self.sodiumIsAvailable else { throw PusherError(.encryptionUnavailable, "the load server needs libsodium for encrypted events") }
-            guard configuration.encryptionKey.count == 32 else { throw PusherError(.invalidConfiguration, "the encryption key has 32 bytes") }
+            guard Self.sodiumIsAvailable else {
+                throw PusherError(.encryptionUnavailable, "the load server needs libsodium for encrypted events")
+            }
+            guard configuration.encryptionKey.count == 32 else {
+                throw PusherError(.invalidConfiguration, "the encryption key has 32 bytes")
+            }
         }
         // The data clients hand out: {"payload":"xxx…"} of exactly `payloadBytes` bytes.
         let data = #"{"payload":""# + String(repeating: "x", count: configuration.payloadBytes - 14) + #""}"#
@@ -36,7 +45,8 @@ struct PreEncodedEvents: Sendable {
         while index % channels.count != 0 || block.readableBytes < Self.blockBytes {
             let channel = channels[index % channels.count]
             let wireData = configuration.encrypted ? Self.seal(data, key: configuration.encryptionKey) : data
-            let text = #"{"event":"# + Self.quoted(configuration.eventName) + #","channel":"# + Self.quoted(channel)
+            let text =
+                #"{"event":"# + Self.quoted(configuration.eventName) + #","channel":"# + Self.quoted(channel)
                 + #","data":"# + Self.quoted(wireData) + "}"
             Self.writeFrame(opcode: 0x1, payload: Array(text.utf8), to: &block)
             ends.append(block.writerIndex)
@@ -90,9 +100,11 @@ struct PreEncodedEvents: Sendable {
         let message = Array(plaintext.utf8)
         var ciphertext = [UInt8](repeating: 0, count: message.count + 16)
         _ = ciphertext.withUnsafeMutableBufferPointer { output in
-            crypto_secretbox_easy(output.baseAddress!, message, UInt64(message.count), nonce, key)  // cannot fail for valid sizes
+            // Cannot fail for valid sizes.
+            crypto_secretbox_easy(output.baseAddress!, message, UInt64(message.count), nonce, key)
         }
-        return #"{"nonce":""# + Data(nonce).base64EncodedString() + #"","ciphertext":""# + Data(ciphertext).base64EncodedString() + #""}"#
+        return #"{"nonce":""# + Data(nonce).base64EncodedString() + #"","ciphertext":""#
+            + Data(ciphertext).base64EncodedString() + #""}"#
         #else
         return plaintext
         #endif

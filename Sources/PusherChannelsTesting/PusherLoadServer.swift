@@ -67,7 +67,9 @@ public actor PusherLoadServer {
     public static func authorizer(encryptionKey: [UInt8] = Configuration.defaultEncryptionKey) -> ChannelAuthorizer {
         let sharedSecret = Data(encryptionKey).base64EncodedString()
         return ChannelAuthorizer { _, channel in
-            ChannelAuthorization(auth: "load:unsigned", sharedSecret: ChannelName.kind(of: channel) == .privateEncrypted ? sharedSecret : nil)
+            ChannelAuthorization(
+                auth: "load:unsigned",
+                sharedSecret: ChannelName.kind(of: channel) == .privateEncrypted ? sharedSecret : nil)
         }
     }
 
@@ -130,7 +132,9 @@ public actor PusherLoadServer {
                     )
                     let configuration = NIOTypedHTTPServerUpgradeConfiguration(
                         upgraders: [upgrader],
-                        notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(.notWebSocket(channel)) }
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeSucceededFuture(.notWebSocket(channel))
+                        }
                     )
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: configuration)
@@ -222,9 +226,11 @@ public actor PusherLoadServer {
         channel: any Channel
     ) -> Int {
         self.nextConnectionID += 1
-        let connection = LoadServerConnection(commands: commands, stopping: stopping, channel: channel, channelCount: self.channels.count)
+        let connection = LoadServerConnection(
+            commands: commands, stopping: stopping, channel: channel, channelCount: self.channels.count)
         self.connections[self.nextConnectionID] = connection
-        connection.send(#"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.1\",\"activity_timeout\":120}"}"#)
+        connection.send(
+            #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.1\",\"activity_timeout\":120}"}"#)
         return self.nextConnectionID
     }
 
@@ -238,7 +244,9 @@ public actor PusherLoadServer {
             case .subscribe(let channel):
                 let wasSubscribed = connection.isSubscribed
                 if self.channels.contains(channel) { connection.subscribe(channel) }
-                connection.send(#"{"event":"pusher_internal:subscription_succeeded","channel":"# + PreEncodedEvents.quoted(channel) + #","data":"{}"}"#)
+                connection.send(
+                    #"{"event":"pusher_internal:subscription_succeeded","channel":"# + PreEncodedEvents.quoted(channel)
+                        + #","data":"{}"}"#)
                 if !wasSubscribed && connection.isSubscribed { self.subscribed(connection) }
             case .ping:
                 connection.send(#"{"event":"pusher:pong","data":"{}"}"#)

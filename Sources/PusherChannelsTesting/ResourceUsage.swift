@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// CPU time and memory of this process (or of its finished children), for measurements such as
 /// `pusher-channels bench` and the package's benchmarks.

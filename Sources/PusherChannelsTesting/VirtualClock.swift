@@ -178,7 +178,9 @@ public final class VirtualClock: Clock, Sendable {
             }
         } onCancel: {
             let waiter: Waiter? = self.state.withLockedValue { state in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) { return state.waiters.remove(at: index) }
+                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                    return state.waiters.remove(at: index)
+                }
                 state.cancelled.insert(id)
                 return nil
             }

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Foundation
 import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("HTTP auth endpoint", .timeLimit(.minutes(1)))
 struct AuthEndpointTests {
@@ -43,7 +44,10 @@ struct AuthEndpointTests {
                 #expect(request.headers["content-type"] == "application/x-www-form-urlencoded")
                 #expect(request.headers["x-static"] == "static")
                 #expect(request.headers["authorization"] == "Bearer token-1")
-                #expect(request.fields == ["socket_id": snapshot.connections[0].socketID, "channel_name": channel, "extra": "x y&z=1"])
+                #expect(
+                    request.fields == [
+                        "socket_id": snapshot.connections[0].socketID, "channel_name": channel, "extra": "x y&z=1",
+                    ])
                 #expect(request.body.contains("channel_name=private-orders%3Beu%3D1%40a%2Cb"))
                 #expect(request.body.contains("extra=x%20y%26z%3D1"))
                 // A reconnect authorizes again with a fresh header value.

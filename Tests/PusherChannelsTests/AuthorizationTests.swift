@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 
-@testable import PusherChannels
 import PusherChannelsTesting
 import Testing
+
+@testable import PusherChannels
 
 /// Records every authorization request; can hold one back until the test releases it.
 actor AuthorizerScript {
@@ -47,7 +48,8 @@ actor AuthorizerScript {
             try Task.checkCancellation()
         }
         if self.failures.contains(index) { throw ScriptError.refused }
-        var authorization = PusherSignature.channelAuthorization(key: self.key, secret: self.secret, socketID: socketID, channel: channel)
+        var authorization = PusherSignature.channelAuthorization(
+            key: self.key, secret: self.secret, socketID: socketID, channel: channel)
         if let server { authorization.sharedSecret = await server.sharedSecret(for: channel) }
         return authorization
     }
@@ -76,13 +78,16 @@ struct AuthorizationTests {
     @Test("in-process signing subscribes to a private channel the server verifies")
     func signing() async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret)
-        try await withHarness(server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: Self.secret) }) { harness in
+        try await withHarness(
+            server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: Self.secret) }
+        ) { harness in
             async let events = collect(harness.client.events(on: "private-chat"), count: 1)
             await harness.server.waitForSubscribers(of: "private-chat")
             await harness.server.trigger(channel: "private-chat", event: "message", data: "hi")
             let received = try await events
             #expect(received.map(\.data) == ["hi"])
-            let subscribe = try #require(await harness.server.snapshot.messages(named: "pusher:subscribe").first?.message)
+            let subscribe = try #require(
+                await harness.server.snapshot.messages(named: "pusher:subscribe").first?.message)
             let auth = try #require(try subscribe.parsedData()["auth"]?.stringValue)
             #expect(auth.hasPrefix("\(harness.server.appKey):"))
         }
@@ -91,7 +96,9 @@ struct AuthorizationTests {
     @Test("a refused signature fails that subscription (pusher:error names it); other channels flow")
     func invalidSignature() async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret)
-        try await withHarness(server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: "wrong") }) { harness in
+        try await withHarness(
+            server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: "wrong") }
+        ) { harness in
             var errors = harness.client.errors.makeAsyncIterator()
             async let healthy = collect(harness.client.events(on: "public-feed"), count: 1)
             await #expect {
@@ -123,7 +130,9 @@ struct AuthorizationTests {
             let requests = await script.requests
             let connections = await harness.server.snapshot.connections
             #expect(requests.map(\.socketID) == connections.map(\.socketID))
-            let auths = await harness.server.snapshot.messages(named: "pusher:subscribe").compactMap { try? $0.message?.parsedData()["auth"]?.stringValue }
+            let auths = await harness.server.snapshot.messages(named: "pusher:subscribe").compactMap {
+                try? $0.message?.parsedData()["auth"]?.stringValue
+            }
             #expect(auths.count == 2 && auths[0] != auths[1])
             await harness.server.trigger(channel: "private-chat", event: "e", data: "")
             _ = try await events
@@ -181,7 +190,8 @@ struct AuthorizationTests {
             await #expect {
                 for try await _ in harness.client.events(on: "private-chat") {}
             } throws: { error in
-                (error as? PusherError)?.code == .authorizationFailed && (error as? PusherError)?.channel == "private-chat"
+                (error as? PusherError)?.code == .authorizationFailed
+                    && (error as? PusherError)?.channel == "private-chat"
             }
             async let retry = collect(harness.client.events(on: "private-chat"), count: 1)
             await harness.server.waitForSubscribers(of: "private-chat")

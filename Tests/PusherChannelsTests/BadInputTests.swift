@@ -19,7 +19,8 @@ struct BadInputTests {
                 await harness.server.send(raw: garbage)
             }
             await harness.server.sendError(message: "Client event rejected due to rate limit", code: 4301)
-            await harness.server.send(raw: #"{"event":"pusher:error","data":"{\"message\":\"string-encoded\",\"code\":4302}"}"#)
+            await harness.server.send(
+                raw: #"{"event":"pusher:error","data":"{\"message\":\"string-encoded\",\"code\":4302}"}"#)
             await harness.server.trigger(channel: "a", event: "second", data: "2")
             await harness.server.trigger(channel: "b", event: "only", data: "3")
             let aResult = try await a
@@ -37,7 +38,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("a message over maximumMessageSize: closed with 1009, reported as messageTooLarge naming the limit, then reconnected")
+    @Test(
+        "a message over maximumMessageSize: closed with 1009, reported as messageTooLarge naming the limit, then reconnected"
+    )
     func messageTooLarge() async throws {
         try await withHarness(options: { $0.maximumMessageSize = 1_000 }) { harness in
             var errors = harness.client.errors.makeAsyncIterator()
@@ -50,7 +53,8 @@ struct BadInputTests {
             #expect(error?.code == .messageTooLarge)
             #expect(error?.closeCode == 1009)
             #expect(error?.message.contains("1000 bytes") == true)
-            guard case .reconnecting(1, let delay, let cause)? = await states.collect(until: { $0.isReconnecting }).last else { return }
+            guard case .reconnecting(1, let delay, let cause)? = await states.collect(until: { $0.isReconnecting }).last
+            else { return }
             #expect(cause.code == .messageTooLarge)
             await harness.clock.waitForSleepers()
             harness.clock.advance(by: delay)
@@ -62,7 +66,8 @@ struct BadInputTests {
         }
     }
 
-    @Test("invalid and reserved channel names throw from the sequence", arguments: ["", "bad name", "#server-to-user-1"])
+    @Test(
+        "invalid and reserved channel names throw from the sequence", arguments: ["", "bad name", "#server-to-user-1"])
     func invalidName(name: String) async throws {
         try await withHarness { harness in
             await #expect {
@@ -73,7 +78,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("channels that need authorization fail with a typed error without an authorizer", arguments: ["private-x", "presence-y"])
+    @Test(
+        "channels that need authorization fail with a typed error without an authorizer",
+        arguments: ["private-x", "presence-y"])
     func needsAuthorization(name: String) async throws {
         try await withHarness { harness in
             await #expect {
@@ -93,7 +100,8 @@ struct BadInputTests {
             let doomed = Task { try await collect(harness.client.events(on: "doomed"), count: 1) }
             await harness.server.waitForSubscribers(of: "doomed")
             await harness.server.waitForSubscribers(of: "healthy")
-            await harness.server.send(raw: #"{"event":"pusher:subscription_error","channel":"doomed","data":{"message":"nope","code":403}}"#)
+            await harness.server.send(
+                raw: #"{"event":"pusher:subscription_error","channel":"doomed","data":{"message":"nope","code":403}}"#)
             await #expect {
                 _ = try await doomed.value
             } throws: { error in
@@ -102,7 +110,10 @@ struct BadInputTests {
             }
             var failure: SubscriptionEvent?
             while let signal = await signals.next() {
-                if case .failed = signal { failure = signal; break }
+                if case .failed = signal {
+                    failure = signal
+                    break
+                }
             }
             #expect(failure?.channel == "doomed")
             await harness.server.trigger(channel: "healthy", event: "still", data: "here")

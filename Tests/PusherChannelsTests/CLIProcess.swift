@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,9 +11,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NIOConcurrencyHelpers
-import Testing
 
 /// Runs the `pusher-channels` executable (built next to the test bundle: the test target depends on
 /// it). Standard output and standard error are read on threads of their own (never blocking the
@@ -61,7 +62,10 @@ final class CLIProcess: Sendable {
     ///     after ``startReadingOutput()`` (the pipe fills and the process's writes block).
     ///   - fillsOutputPipe: Whether the output pipe is filled before the process starts (with lines
     ///     of `#`, read first), so that its first write blocks until the output is read.
-    init(_ arguments: [String], environment: [String: String] = [:], readsOutput: Bool = true, fillsOutputPipe: Bool = false) throws {
+    init(
+        _ arguments: [String], environment: [String: String] = [:], readsOutput: Bool = true,
+        fillsOutputPipe: Bool = false
+    ) throws {
         self.process = Process()
         self.process.executableURL = Self.executable
         self.process.arguments = arguments

@@ -45,7 +45,9 @@ extension CLITests {
                 "--channel", "prices", "--events", "3",
             ])
             await server.waitForSubscribers(of: "prices")
-            for price in 1...3 { await server.trigger(channel: "prices", event: "price", data: #"{"price":\#(price)}"#) }
+            for price in 1...3 {
+                await server.trigger(channel: "prices", event: "price", data: #"{"price":\#(price)}"#)
+            }
             let status = await cli.exitStatus()
             #expect(status == 0, "stderr: \(cli.standardError)")
             #expect(self.benchFigures(cli)["events"] == "3")

@@ -39,7 +39,8 @@ extension CLITests {
     @Test("a private channel without --secret or --auth-endpoint is reported; a public one keeps flowing")
     func unauthorizableChannelBesideAPublicOne() async throws {
         try await FakePusherServer.withRunning { server in
-            let cli = try CLIProcess(self.connectionArguments(server) + ["--channel", "private-orders", "--channel", "news", "--count", "1"])
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + ["--channel", "private-orders", "--channel", "news", "--count", "1"])
             await server.waitForSubscribers(of: "news")
             await server.trigger(channel: "news", event: "headline", data: "n")
             #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
@@ -54,14 +55,16 @@ extension CLITests {
             await server.setAuthEndpoint(.respond(status: 403, body: "{}"))
             let refused = try CLIProcess(
                 self.connectionArguments(server) + [
-                    "--auth-endpoint", server.authEndpoint.absoluteString, "--channel", "private-a", "--channel", "private-b",
+                    "--auth-endpoint", server.authEndpoint.absoluteString, "--channel", "private-a", "--channel",
+                    "private-b",
                 ]
             )
             #expect(await refused.exitStatus() == 3, "stderr: \(refused.standardError)")
             #expect(refused.standardError.contains("every channel failed"))
             #expect(await server.snapshot.authRequests.count == 2)
 
-            let invalid = try CLIProcess(self.connectionArguments(server) + ["--channel", "bad name!", "--channel", "private-x"])
+            let invalid = try CLIProcess(
+                self.connectionArguments(server) + ["--channel", "bad name!", "--channel", "private-x"])
             #expect(await invalid.exitStatus() == 3, "stderr: \(invalid.standardError)")
             #expect(await server.snapshot.connections.count == 1, "nothing to subscribe: no connection")
         }
@@ -90,14 +93,18 @@ extension CLITests {
                 let reports = cli.standardError.components(separatedBy: "subscribing again").count - 1
                 await server.waitUntil { $0.subscribers(of: "flood") == 1 }
                 await server.trigger(channel: "flood", event: "marker", data: "after")
-                while !cli.standardOutputLines.contains(where: isMarker), cli.standardError.components(separatedBy: "subscribing again").count - 1 == reports {
+                while !cli.standardOutputLines.contains(where: isMarker),
+                    cli.standardError.components(separatedBy: "subscribing again").count - 1 == reports
+                {
                     version = await cli.waitForChange(after: version)
                 }
             }
             let seen = cli.standardOutputLines.filter { !$0.hasPrefix("#") }.firstIndex(where: isMarker)! + 1
             cli.send(signal: SIGINT)
             #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
-            #expect(cli.standardOutputLines.last == #"{"channel":"flood","event":"marker","data":"after"}"#, "stderr: \(cli.standardError)")
+            #expect(
+                cli.standardOutputLines.last == #"{"channel":"flood","event":"marker","data":"after"}"#,
+                "stderr: \(cli.standardError)")
             #expect(seen < 300, "events beyond the buffers were dropped, not held: \(seen) lines")
             #expect(cli.standardError.contains("consumerTooSlow"))
             #expect(cli.standardError.contains("subscribing again"))
@@ -138,7 +145,8 @@ extension CLITests {
     @Test("--quiet prints no events; --stats prints the count and the rate at exit")
     func quietWithStats() async throws {
         try await FakePusherServer.withRunning { server in
-            let cli = try CLIProcess(self.connectionArguments(server) + ["--channel", "ticks", "--quiet", "--stats", "--count", "3"])
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + ["--channel", "ticks", "--quiet", "--stats", "--count", "3"])
             await server.waitForSubscribers(of: "ticks")
             for index in 1...3 { await server.trigger(channel: "ticks", event: "tick", data: "\(index)") }
             #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")

@@ -8,10 +8,14 @@ import Testing
 extension CLITests {
     /// The `channel` of every `pusher:subscribe` the server received, in order.
     func subscribedChannels(_ server: FakePusherServer) async -> [String] {
-        await server.snapshot.messages(named: "pusher:subscribe").compactMap { try? $0.message?.parsedData()["channel"]?.stringValue }
+        await server.snapshot.messages(named: "pusher:subscribe").compactMap {
+            try? $0.message?.parsedData()["channel"]?.stringValue
+        }
     }
 
-    @Test("--channels-file subscribes to every channel it names, after the --channel ones; comments, blank lines and repeats are skipped")
+    @Test(
+        "--channels-file subscribes to every channel it names, after the --channel ones; comments, blank lines and repeats are skipped"
+    )
     func channelsFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("channels-\(UUID().uuidString).txt")
         try "# market data\nalpha\n\n  beta  \n#gamma\nalpha\nzeta\n".write(to: file, atomically: true, encoding: .utf8)
@@ -21,7 +25,9 @@ extension CLITests {
                 self.connectionArguments(server) + ["--channel", "zeta", "--channels-file", file.path, "--count", "3"]
             )
             for channel in ["alpha", "beta", "zeta"] { await server.waitForSubscribers(of: channel) }
-            for channel in ["alpha", "beta", "zeta"] { await server.trigger(channel: channel, event: "tick", data: channel) }
+            for channel in ["alpha", "beta", "zeta"] {
+                await server.trigger(channel: channel, event: "tick", data: channel)
+            }
             let status = await cli.exitStatus()
             #expect(status == 0, "stderr: \(cli.standardError)")
             #expect(
@@ -57,7 +63,8 @@ extension CLITests {
     @Test("a --channels-file that cannot be read stops the command with a usage error")
     func unreadableChannelsFile() async throws {
         try await FakePusherServer.withRunning { server in
-            let missing = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).txt")
+            let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "missing-\(UUID().uuidString).txt")
             let cli = try CLIProcess(self.connectionArguments(server) + ["--channels-file", missing.path])
             let status = await cli.exitStatus()
             #expect(status == 2, "stderr: \(cli.standardError)")

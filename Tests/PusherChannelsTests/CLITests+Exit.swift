@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,10 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import PusherChannels
-import PusherChannelsTesting
-import Testing
 
 // Exit statuses and signals of `listen`.
 extension CLITests {
@@ -47,10 +48,15 @@ extension CLITests {
         let configuration = FakePusherServer.Configuration(appSecret: Self.secret, encryptionMasterKey: Self.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let cli = try CLIProcess(
-                self.connectionArguments(server) + ["--secret", Self.secret, "--master-key", Self.masterKey, "--channel", "private-encrypted-x"]
+                self.connectionArguments(server) + [
+                    "--secret", Self.secret, "--master-key", Self.masterKey, "--channel", "private-encrypted-x",
+                ]
             )
             await server.waitForSubscribers(of: "private-encrypted-x")
-            await server.send(raw: #"{"event":"forged\u001b]0;owned\u0007","channel":"private-encrypted-x","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#)
+            await server.send(
+                raw:
+                    #"{"event":"forged\u001b]0;owned\u0007","channel":"private-encrypted-x","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#
+            )
             await server.sendError(message: "slow down\r\nstate: connected", code: 4301)
             await cli.waitForStandardError(containing: "slow down")
             cli.send(signal: SIGINT)
@@ -97,7 +103,10 @@ extension CLITests {
             (["--auth-header", "X-Token: a\r\nInjected: b"], "line break"),
             (["--buffer-limit", "0"], "--buffer-limit must be at least 1"),
             (["--when-full", "sometimes"], "--when-full"),
-            (["--ca-file", "/nonexistent/ca.pem"], "--ca-file: cannot read the certificate authority file /nonexistent/ca.pem"),
+            (
+                ["--ca-file", "/nonexistent/ca.pem"],
+                "--ca-file: cannot read the certificate authority file /nonexistent/ca.pem"
+            ),
             (["--secret", "s", "--secret-file", "/tmp/x"], "give --secret or --secret-file, not both"),
             (["--secret-file", "/nonexistent/secret"], "cannot read --secret-file /nonexistent/secret: no such file"),
             (["--master-key", "c2hvcnQ="], "the encryption master key must be base64 of 32 bytes"),
@@ -105,7 +114,8 @@ extension CLITests {
         ]
     )
     func usageErrors(extra: [String], message: String) async throws {
-        let cli = try CLIProcess(["listen", "--key", "k", "--host", "127.0.0.1", "--port", "1", "--channel", "news"] + extra)
+        let cli = try CLIProcess(
+            ["listen", "--key", "k", "--host", "127.0.0.1", "--port", "1", "--channel", "news"] + extra)
         let status = await cli.exitStatus()
         #expect(status == 2, "stderr: \(cli.standardError)")
         #expect(cli.standardError.contains(message), "stderr: \(cli.standardError)")

@@ -14,7 +14,9 @@ extension CLITests {
         return file
     }
 
-    @Test("the app secret can come from PUSHER_SECRET or --secret-file, the master key from PUSHER_MASTER_KEY or --master-key-file")
+    @Test(
+        "the app secret can come from PUSHER_SECRET or --secret-file, the master key from PUSHER_MASTER_KEY or --master-key-file"
+    )
     func secretsFromEnvironmentAndFiles() async throws {
         let secretFile = try self.temporaryFile(Self.secret + "\n")
         let keyFile = try self.temporaryFile(Self.masterKey + "\n")
@@ -28,7 +30,8 @@ extension CLITests {
             try await FakePusherServer.withRunning(configuration: configuration) { server in
                 let cli = try CLIProcess(
                     self.connectionArguments(server) + arguments + [
-                        "--user-id", "u1", "--channel", "presence-room", "--channel", "private-encrypted-vault", "--count", "1",
+                        "--user-id", "u1", "--channel", "presence-room", "--channel", "private-encrypted-vault",
+                        "--count", "1",
                     ],
                     environment: environment
                 )
@@ -36,13 +39,17 @@ extension CLITests {
                 await server.waitForSubscribers(of: "private-encrypted-vault")
                 await server.trigger(channel: "private-encrypted-vault", event: "sealed", data: "opened")
                 #expect(await cli.exitStatus() == 0, "\(arguments) \(environment.keys): \(cli.standardError)")
-                #expect(cli.standardOutputLines.contains(#"{"channel":"private-encrypted-vault","event":"sealed","data":"opened"}"#))
+                #expect(
+                    cli.standardOutputLines.contains(
+                        #"{"channel":"private-encrypted-vault","event":"sealed","data":"opened"}"#))
                 #expect(!cli.standardError.contains(Self.secret) && !cli.standardError.contains(Self.masterKey))
             }
         }
     }
 
-    @Test("auth headers can come from --auth-header-file and PUSHER_AUTH_HEADER; --auth-header replaces one of the same name")
+    @Test(
+        "auth headers can come from --auth-header-file and PUSHER_AUTH_HEADER; --auth-header replaces one of the same name"
+    )
     func authHeadersFromFileAndEnvironment() async throws {
         let file = try self.temporaryFile("# tokens\nAuthorization: Bearer from-file\nX-Tenant: blue\n")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -67,15 +74,19 @@ extension CLITests {
     @Test("--no-tls with --cluster, and an auth endpoint over http:// to another host, are warned about")
     func insecureTransportWarnings() async throws {
         let cli = try CLIProcess([
-            "listen", "--key", "k", "--cluster", "invalid cluster", "--no-tls", "--auth-endpoint", "http://auth.example.org/pusher/auth",
+            "listen", "--key", "k", "--cluster", "invalid cluster", "--no-tls", "--auth-endpoint",
+            "http://auth.example.org/pusher/auth",
             "--channel", "bad name!",
         ])
         #expect(await cli.exitStatus() == 3)
         #expect(cli.standardError.contains("warning: --no-tls with --cluster"), "stderr: \(cli.standardError)")
-        #expect(cli.standardError.contains("warning: --auth-endpoint uses plain http:// to auth.example.org"), "stderr: \(cli.standardError)")
+        #expect(
+            cli.standardError.contains("warning: --auth-endpoint uses plain http:// to auth.example.org"),
+            "stderr: \(cli.standardError)")
 
         let loopback = try CLIProcess([
-            "listen", "--key", "k", "--host", "127.0.0.1", "--no-tls", "--auth-endpoint", "http://127.0.0.1:9/auth", "--channel", "bad name!",
+            "listen", "--key", "k", "--host", "127.0.0.1", "--no-tls", "--auth-endpoint", "http://127.0.0.1:9/auth",
+            "--channel", "bad name!",
         ])
         #expect(await loopback.exitStatus() == 3)
         #expect(!loopback.standardError.contains("warning"), "stderr: \(loopback.standardError)")

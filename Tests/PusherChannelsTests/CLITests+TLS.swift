@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,20 +12,21 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import PusherChannels
-import PusherChannelsTesting
-import Testing
 
 // `listen --ca-file` against the fake server's TLS mode.
 extension CLITests {
-    @Test("--ca-file trusts a private CA: wss:// to a server with a certificate it issued connects; without it, tlsFailed")
+    @Test(
+        "--ca-file trusts a private CA: wss:// to a server with a certificate it issued connects; without it, tlsFailed"
+    )
     func privateCertificateAuthority() async throws {
         let caFile = try self.temporaryFile(TestCertificates.certificateAuthorityPEM)
         let notPEM = try self.temporaryFile("not a certificate\n")
         defer { for file in [caFile, notPEM] { try? FileManager.default.removeItem(at: file) } }
         try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
-            let arguments = ["listen", "--key", server.appKey, "--host", "localhost", "--port", "\(server.port)", "--channel", "news"]
+            let arguments = [
+                "listen", "--key", server.appKey, "--host", "localhost", "--port", "\(server.port)", "--channel",
+                "news",
+            ]
             let trusting = try CLIProcess(arguments + ["--ca-file", caFile.path, "--count", "1"])
             await server.waitForSubscribers(of: "news")
             await server.trigger(channel: "news", event: "headline", data: "over tls")
@@ -35,7 +41,8 @@ extension CLITests {
 
             let invalid = try CLIProcess(arguments + ["--ca-file", notPEM.path])
             #expect(await invalid.exitStatus() == 2)
-            #expect(invalid.standardError.contains("--ca-file: \(notPEM.path) holds"), "stderr: \(invalid.standardError)")
+            #expect(
+                invalid.standardError.contains("--ca-file: \(notPEM.path) holds"), "stderr: \(invalid.standardError)")
         }
     }
 }

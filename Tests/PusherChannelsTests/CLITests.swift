@@ -24,7 +24,10 @@ struct CLITests {
             )
             var output = cli.lines.makeAsyncIterator()
             let snapshot = await output.next()
-            #expect(snapshot == #"{"channel":"presence-room","presence":"snapshot","members":[{"user_id":"cli-user","user_info":{"name":"CLI"}}],"me":"cli-user"}"#)
+            #expect(
+                snapshot
+                    == #"{"channel":"presence-room","presence":"snapshot","members":[{"user_id":"cli-user","user_info":{"name":"CLI"}}],"me":"cli-user"}"#
+            )
             await server.waitForSubscribers(of: "presence-room")
             cli.send(line: #"presence-room client-hello {"text":"hi there"}"#)
             let relayed = await server.waitForMessages(named: "client-hello")
@@ -40,7 +43,9 @@ struct CLITests {
                 ]
             )
             let subscribe = await server.snapshot.messages(named: "pusher:subscribe").first?.message
-            #expect(try subscribe?.parsedData()["channel_data"]?.stringValue == #"{"user_id":"cli-user","user_info":{"name":"CLI"}}"#)
+            #expect(
+                try subscribe?.parsedData()["channel_data"]?.stringValue
+                    == #"{"user_id":"cli-user","user_info":{"name":"CLI"}}"#)
         }
     }
 
@@ -49,7 +54,8 @@ struct CLITests {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
             let cli = try CLIProcess(
                 self.connectionArguments(server) + [
-                    "--auth-endpoint", server.authEndpoint.absoluteString, "--auth-header", "Authorization: Bearer token-1",
+                    "--auth-endpoint", server.authEndpoint.absoluteString, "--auth-header",
+                    "Authorization: Bearer token-1",
                     "--channel", "private-orders", "--count", "1",
                 ]
             )
@@ -83,16 +89,24 @@ struct CLITests {
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let cli = try CLIProcess(
                 self.connectionArguments(server) + [
-                    "--secret", Self.secret, "--master-key", Self.masterKey, "--channel", "private-encrypted-orders", "--count", "1",
+                    "--secret", Self.secret, "--master-key", Self.masterKey, "--channel", "private-encrypted-orders",
+                    "--count", "1",
                 ]
             )
             await server.waitForSubscribers(of: "private-encrypted-orders")
-            await server.send(raw: #"{"event":"forged","channel":"private-encrypted-orders","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#)
+            await server.send(
+                raw:
+                    #"{"event":"forged","channel":"private-encrypted-orders","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#
+            )
             await server.trigger(channel: "private-encrypted-orders", event: "created", data: #"{"id":3}"#)
             let status = await cli.exitStatus()
             #expect(status == 0, "stderr: \(cli.standardError)")
-            #expect(cli.standardOutputLines == [#"{"channel":"private-encrypted-orders","event":"created","data":"{\"id\":3}"}"#])
-            #expect(cli.standardError.contains("decryption failure: malformedPayload on private-encrypted-orders (forged)"))
+            #expect(
+                cli.standardOutputLines == [
+                    #"{"channel":"private-encrypted-orders","event":"created","data":"{\"id\":3}"}"#
+                ])
+            #expect(
+                cli.standardError.contains("decryption failure: malformedPayload on private-encrypted-orders (forged)"))
         }
     }
 
@@ -107,7 +121,9 @@ struct CLITests {
             var output = cli.lines.makeAsyncIterator()
             await server.waitForSubscribers(of: "#server-to-user-cli-user")
             var options = server.clientOptions()
-            options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) { UserAuthenticator.userData(id: "friend") }
+            options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) {
+                UserAuthenticator.userData(id: "friend")
+            }
             try await withRunning(PusherClient(key: server.appKey, options: options)) { friend in
                 try await friend.signIn()
                 let online = await output.next()

@@ -15,9 +15,14 @@ struct CacheChannelTests {
     )
     func cacheMiss(channel: String) async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret, encryptionMasterKey: Self.masterKey)
-        try await withHarness(server: server, options: {
-            $0.authorizer = .signing(key: server.appKey, secret: Self.secret, masterKey: Self.masterKey) { _ in PresenceMember(userID: "u1") }
-        }) { harness in
+        try await withHarness(
+            server: server,
+            options: {
+                $0.authorizer = .signing(key: server.appKey, secret: Self.secret, masterKey: Self.masterKey) { _ in
+                    PresenceMember(userID: "u1")
+                }
+            }
+        ) { harness in
             async let events = collect(harness.client.events(on: channel), count: 2)
             await harness.server.waitForSubscribers(of: channel)
             await harness.server.trigger(channel: channel, event: "price", data: "42")
@@ -28,12 +33,17 @@ struct CacheChannelTests {
         }
     }
 
-    @Test("a later subscriber gets the cached last event first (decrypted on encrypted cache channels)", arguments: ["cache-prices", "private-encrypted-cache-prices"])
+    @Test(
+        "a later subscriber gets the cached last event first (decrypted on encrypted cache channels)",
+        arguments: ["cache-prices", "private-encrypted-cache-prices"])
     func cachedEvent(channel: String) async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret, encryptionMasterKey: Self.masterKey)
-        try await withHarness(server: server, options: {
-            $0.authorizer = .signing(key: server.appKey, secret: Self.secret, masterKey: Self.masterKey)
-        }) { harness in
+        try await withHarness(
+            server: server,
+            options: {
+                $0.authorizer = .signing(key: server.appKey, secret: Self.secret, masterKey: Self.masterKey)
+            }
+        ) { harness in
             await harness.server.trigger(channel: channel, event: "price", data: "41")
             await harness.server.trigger(channel: channel, event: "price", data: "42")
             let received = try await collect(harness.client.events(on: channel), count: 1)

@@ -11,8 +11,13 @@ struct ClientEventTests {
     @Test("trigger refuses names without client-, public and encrypted channels, and channels nobody iterates")
     func validation() async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret)
-        try await withHarness(server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: Self.secret) }) { harness in
-            for (event, channel) in [("typing", "private-a"), ("client-typing", "public-a"), ("client-typing", "private-encrypted-a"), ("client-typing", "private-nobody")] {
+        try await withHarness(
+            server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: Self.secret) }
+        ) { harness in
+            for (event, channel) in [
+                ("typing", "private-a"), ("client-typing", "public-a"), ("client-typing", "private-encrypted-a"),
+                ("client-typing", "private-nobody"),
+            ] {
                 await #expect {
                     try await harness.client.trigger(event, on: channel, data: "{}")
                 } throws: { error in
@@ -31,11 +36,15 @@ struct ClientEventTests {
             await script.hold(1)
             let consumer = Task { try await collect(harness.client.events(on: "private-chat"), count: 1) }
             await script.waitForRequests(1)
-            for index in 1...3 { try await harness.client.trigger("client-note", on: "private-chat", data: #"{"n":\#(index)}"#) }
+            for index in 1...3 {
+                try await harness.client.trigger("client-note", on: "private-chat", data: #"{"n":\#(index)}"#)
+            }
             #expect(await harness.server.snapshot.messages(named: "client-note").isEmpty)
             await script.release(1)
             let sent = await harness.server.waitForMessages(named: "client-note", count: 3)
-            #expect(sent.map(\.text) == (1...3).map { #"{"event":"client-note","channel":"private-chat","data":{"n":\#($0)}}"# })
+            #expect(
+                sent.map(\.text)
+                    == (1...3).map { #"{"event":"client-note","channel":"private-chat","data":{"n":\#($0)}}"# })
             let order = await harness.server.snapshot.connections[0].received.compactMap(\.event)
             #expect(order.firstIndex(of: "pusher:subscribe")! < order.firstIndex(of: "client-note")!)
             consumer.cancel()
@@ -45,8 +54,12 @@ struct ClientEventTests {
     @Test("client events reach the other members with the sender's user_id, not the sender")
     func relayedWithUserID() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: PresenceTests.secret)) { server in
-            let alice = PusherClient(key: server.appKey, options: PresenceTests.options(for: server, user: "alice", name: "Alice"), clock: VirtualClock())
-            let bob = PusherClient(key: server.appKey, options: PresenceTests.options(for: server, user: "bob", name: "Bob"), clock: VirtualClock())
+            let alice = PusherClient(
+                key: server.appKey, options: PresenceTests.options(for: server, user: "alice", name: "Alice"),
+                clock: VirtualClock())
+            let bob = PusherClient(
+                key: server.appKey, options: PresenceTests.options(for: server, user: "bob", name: "Bob"),
+                clock: VirtualClock())
             try await withRunning(alice) { alice in
                 try await withRunning(bob) { bob in
                     async let aliceEvents = collect(alice.events(on: "presence-room"), count: 1)
@@ -54,7 +67,10 @@ struct ClientEventTests {
                     await server.waitForSubscribers(of: "presence-room", count: 2)
                     try await alice.trigger("client-typing", on: "presence-room", data: "yes")
                     let received = try await bobEvents
-                    #expect(received == [ChannelEvent(channel: "presence-room", name: "client-typing", data: "yes", userID: "alice")])
+                    #expect(
+                        received == [
+                            ChannelEvent(channel: "presence-room", name: "client-typing", data: "yes", userID: "alice")
+                        ])
                     await server.trigger(channel: "presence-room", event: "server-note", data: "")
                     let aliceReceived = try await aliceEvents
                     #expect(aliceReceived.map(\.name) == ["server-note"])
@@ -66,11 +82,15 @@ struct ClientEventTests {
     @Test("a local rate limit (10 per second by default) paces client events on the clock")
     func rateLimited() async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret)
-        try await withHarness(server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: Self.secret) }) { harness in
+        try await withHarness(
+            server: server, options: { $0.authorizer = .signing(key: server.appKey, secret: Self.secret) }
+        ) { harness in
             var signals = harness.client.subscriptionEvents(on: "private-feed").makeAsyncIterator()
             let consumer = Task { for try await _ in harness.client.events(on: "private-feed") {} }
             _ = await signals.next()
-            for index in 1...15 { try await harness.client.trigger("client-tick", on: "private-feed", data: "\(index)") }
+            for index in 1...15 {
+                try await harness.client.trigger("client-tick", on: "private-feed", data: "\(index)")
+            }
             await harness.server.waitForMessages(named: "client-tick", count: 10)
             await harness.clock.waitForDeadlines([.seconds(1), .seconds(120)])
             try await LivenessTests.waitUntilClientProcessed(harness)

@@ -16,7 +16,9 @@ struct ConnectionLifecycleTests {
             let seen = await states.collect { $0.isConnected }
             let connection = try #require(await harness.server.snapshot.connections.first)
             #expect(seen == [.connecting(attempt: 0), .connected(socketID: connection.socketID)])
-            #expect(connection.requestURI.hasPrefix("/app/\(harness.server.appKey)?protocol=7&client=swift-pusher-channels&version="))
+            #expect(
+                connection.requestURI.hasPrefix(
+                    "/app/\(harness.server.appKey)?protocol=7&client=swift-pusher-channels&version="))
             #expect(await harness.client.state == .connected(socketID: connection.socketID))
         }
     }
@@ -39,7 +41,9 @@ struct ConnectionLifecycleTests {
         }
     }
 
-    @Test("close codes after the handshake: 4000–4099 are terminal and reach the error stream", arguments: [4000, 4004, 4099])
+    @Test(
+        "close codes after the handshake: 4000–4099 are terminal and reach the error stream",
+        arguments: [4000, 4004, 4099])
     func terminalAfterHandshake(code: Int) async throws {
         try await withHarness { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
@@ -121,7 +125,8 @@ struct ConnectionLifecycleTests {
             // Healthy for `Backoff.resetAfter` (10 s): the next drop starts the backoff afresh.
             harness.clock.advance(by: .seconds(10))
             await harness.server.drop()
-            guard case .reconnecting(1, .seconds(1), _)? = await states.collect(until: { $0.isReconnecting }).last else {
+            guard case .reconnecting(1, .seconds(1), _)? = await states.collect(until: { $0.isReconnecting }).last
+            else {
                 Issue.record("the attempt counter did not reset after connecting")
                 return
             }

@@ -62,7 +62,9 @@ struct EncryptedChannelTests {
     func signingWithMasterKey() async throws {
         try await withHarness(
             server: Self.server,
-            options: { $0.authorizer = .signing(key: Self.server.appKey, secret: Self.secret, masterKey: Self.masterKey) }
+            options: {
+                $0.authorizer = .signing(key: Self.server.appKey, secret: Self.secret, masterKey: Self.masterKey)
+            }
         ) { harness in
             async let events = collect(harness.client.events(on: Self.channel), count: 1)
             await harness.server.waitForSubscribers(of: Self.channel)
@@ -164,10 +166,12 @@ struct EncryptedChannelTests {
         }
     }
 
-    @Test("an authorization without a usable shared_secret fails the subscription (case 43)", arguments: [
-        #"{"auth":"fake-app-key:0000"}"#,
-        #"{"auth":"fake-app-key:0000","shared_secret":"c2hvcnQ="}"#,
-    ])
+    @Test(
+        "an authorization without a usable shared_secret fails the subscription (case 43)",
+        arguments: [
+            #"{"auth":"fake-app-key:0000"}"#,
+            #"{"auth":"fake-app-key:0000","shared_secret":"c2hvcnQ="}"#,
+        ])
     func missingSharedSecret(body: String) async throws {
         try await withEndpointHarness { harness in
             await harness.server.setAuthEndpoint(.respond(status: 200, body: body))
@@ -202,7 +206,8 @@ struct EncryptedChannelTests {
     @Test("encrypted channels refuse provided authorizations and client events")
     func refusals() async throws {
         try await withEndpointHarness { harness in
-            let provided = ProvidedAuthorization(ChannelAuthorization(auth: "k:s", sharedSecret: Self.masterKey), socketID: "1.1")
+            let provided = ProvidedAuthorization(
+                ChannelAuthorization(auth: "k:s", sharedSecret: Self.masterKey), socketID: "1.1")
             await #expect {
                 for try await _ in harness.client.events(on: Self.channel, authorization: provided) {}
             } throws: { error in

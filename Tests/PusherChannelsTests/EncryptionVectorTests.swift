@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 
 import Foundation
-@testable import PusherChannels
 import PusherCore
 import Testing
+
+@testable import PusherChannels
 
 /// Known answers of the official Pusher server library for Python (pusher 3.3.4, PyNaCl 1.6.2), the
 /// `encrypted_channels`, `encrypted_events` and `encrypted_events_must_fail` entries of
@@ -31,14 +32,18 @@ struct EncryptionVectorTests {
     func signingAuthorizer() async throws {
         let authorizer = ChannelAuthorizer.signing(key: Self.key, secret: Self.secret, masterKey: Self.masterKey)
         let authorization = try await authorizer.authorize("1234.1234", "private-encrypted-foobar")
-        #expect(authorization.auth == "278d425bdf160c739803:e6a18892d037c5d5e76a2265df4f086ffc38631605530dfd214aa5bff495f533")
+        #expect(
+            authorization.auth
+                == "278d425bdf160c739803:e6a18892d037c5d5e76a2265df4f086ffc38631605530dfd214aa5bff495f533")
         #expect(authorization.sharedSecret == Self.foobarSecret)
         #expect(authorization.channelData == nil)
     }
 
     @Test("a master key that is not base64 of 32 bytes is a typed error", arguments: ["not base64!", "AAECAw=="])
     func badMasterKey(masterKey: String) {
-        #expect(throws: PusherError.self) { try EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-x", masterKey: masterKey) }
+        #expect(throws: PusherError.self) {
+            try EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-x", masterKey: masterKey)
+        }
     }
 
     static func message(_ wireData: String) -> PusherMessage {
@@ -67,13 +72,17 @@ struct EncryptionVectorTests {
     @Test("the reference vector (§1.15) opens")
     func referenceVector() throws {
         let key = try #require(EncryptedPayload.key(fromSharedSecret: "5sjH9S2/qGAQKjEQMBUG9bIGNd87K7ZV9SHg2rgKilc="))
-        let data = #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"zVLX1IBoz1EM9B1SiwTJwfwphXiEP/V3l2HCRzoXzg7f"}"#
-        #expect(EncryptedPayload.open(PusherMessage(event: "e", channel: "private-encrypted-test", data: data), key: key) == .plaintext(#"{"hello":"world"}"#))
+        let data =
+            #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"zVLX1IBoz1EM9B1SiwTJwfwphXiEP/V3l2HCRzoXzg7f"}"#
+        #expect(
+            EncryptedPayload.open(PusherMessage(event: "e", channel: "private-encrypted-test", data: data), key: key)
+                == .plaintext(#"{"hello":"world"}"#))
     }
 
     @Test("a flipped ciphertext byte does not open (official must-fail entry)")
     func forgedCiphertext() {
-        let data = #"{"nonce": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYX", "ciphertext": "wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2f"}"#
+        let data =
+            #"{"nonce": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYX", "ciphertext": "wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2f"}"#
         #expect(EncryptedPayload.open(Self.message(data), key: Self.foobarKey) == .wrongKey)
     }
 

@@ -14,7 +14,8 @@ struct IntegrationTests {
         try await FakePusherServer.withRunning { server in
             let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
             let group = ServiceGroup(
-                configuration: .init(services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+                configuration: .init(
+                    services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
             )
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
@@ -36,7 +37,8 @@ struct IntegrationTests {
         var logger = Logger(label: "pusher-test", factory: { _ in CapturingLogHandler(records: records) })
         logger.logLevel = .trace
         try await FakePusherServer.withRunning { server in
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock(), logger: logger)
+            let client = PusherClient(
+                key: server.appKey, options: server.clientOptions(), clock: VirtualClock(), logger: logger)
             try await withRunning(client) { client in
                 async let events = collect(client.events(on: "secret-feed"), count: 1)
                 await server.waitForSubscribers(of: "secret-feed")
@@ -45,7 +47,10 @@ struct IntegrationTests {
             }
         }
         let all = records.all
-        #expect(all.contains { $0.level == .debug && $0.message == "subscribed" && $0.metadata["pusher.channel"] == "secret-feed" })
+        #expect(
+            all.contains {
+                $0.level == .debug && $0.message == "subscribed" && $0.metadata["pusher.channel"] == "secret-feed"
+            })
         #expect(all.contains { $0.message == "connection state changed" })
         let aboveTrace = all.filter { $0.level > .trace }
         #expect(!aboveTrace.isEmpty)
@@ -62,7 +67,9 @@ struct IntegrationTests {
         let rotated = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8="
         let channel = "private-encrypted-vault"
         var secrets: [String] = []
-        try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret", encryptionMasterKey: masterKey)) { server in
+        try await FakePusherServer.withRunning(
+            configuration: .init(appSecret: "app-secret", encryptionMasterKey: masterKey)
+        ) { server in
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock(), logger: logger)
@@ -92,7 +99,9 @@ final class LogRecords: Sendable {
         var level: Logger.Level
         var message: String
         var metadata: [String: String]
-        var rendered: String { message + " " + metadata.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ") }
+        var rendered: String {
+            message + " " + metadata.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        }
     }
 
     private let records = NIOLockedValueBox<[Record]>([])
@@ -112,7 +121,9 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var merged: [String: String] = [:]
-        for (key, value) in self.metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) { merged[key] = "\(value)" }
+        for (key, value) in self.metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+            merged[key] = "\(value)"
+        }
         self.records.append(.init(level: event.level, message: "\(event.message)", metadata: merged))
     }
 }

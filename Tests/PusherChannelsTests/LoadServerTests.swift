@@ -8,7 +8,9 @@ import Testing
 struct LoadServerTests {
     /// Subscribes `client` to every channel of `server`, has the server send `count` events, and
     /// returns what each channel received.
-    func receive(_ count: Int, from server: PusherLoadServer, client: PusherClient, perChannel: [Int]) async throws -> [String: [ChannelEvent]] {
+    func receive(_ count: Int, from server: PusherLoadServer, client: PusherClient, perChannel: [Int]) async throws
+        -> [String: [ChannelEvent]]
+    {
         try await withThrowingTaskGroup(of: (String, [ChannelEvent]).self) { group in
             for (channel, expected) in zip(server.configuration.channels, perChannel) {
                 group.addTask { (channel, try await collect(client.events(on: channel), count: expected)) }
@@ -21,7 +23,9 @@ struct LoadServerTests {
         }
     }
 
-    @Test("events go round-robin over the channels, each with the configured payload, continuing where the last ones stopped")
+    @Test(
+        "events go round-robin over the channels, each with the configured payload, continuing where the last ones stopped"
+    )
     func roundRobin() async throws {
         let configuration = PusherLoadServer.Configuration(channelCount: 3, payloadBytes: 40)
         #expect(configuration.channels == ["load-0", "load-1", "load-2"])

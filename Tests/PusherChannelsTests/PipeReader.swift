@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+import NIOConcurrencyHelpers
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,8 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import NIOConcurrencyHelpers
 
 /// Reads a file descriptor (the read end of a child's output pipe) on a thread of its own with
 /// `poll(2)` and `read(2)` until end of file or ``stop()``, then closes it.
@@ -29,7 +30,10 @@ final class PipeReader: Sendable {
         self.wake = (fds[0], fds[1])
         let (wake, ended) = (self.wake, self.ended)
         let thread = Thread {
-            var watched = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var watched = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
             var buffer = [UInt8](repeating: 0, count: 65536)
             reading: while true {
                 let ready = poll(&watched, 2, -1)

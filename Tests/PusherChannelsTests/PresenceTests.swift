@@ -20,7 +20,9 @@ struct PresenceTests {
     @Test("snapshot first with me; others joining and leaving; a reconnect rebuilds the roster without duplicates")
     func membership() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
-            let alice = PusherClient(key: server.appKey, options: Self.options(for: server, user: "alice", name: "Alice"), clock: VirtualClock())
+            let alice = PusherClient(
+                key: server.appKey, options: Self.options(for: server, user: "alice", name: "Alice"),
+                clock: VirtualClock())
             try await withRunning(alice) { alice in
                 var changes = alice.presence(on: "presence-room").makeAsyncIterator()
                 let first = try await changes.next()
@@ -32,7 +34,9 @@ struct PresenceTests {
                 #expect(snapshot.me?.userInfo?["name"] == .string("Alice"))
                 #expect(snapshot.members.map(\.userID) == ["alice"])
 
-                let bob = PusherClient(key: server.appKey, options: Self.options(for: server, user: "bob", name: "Bob"), clock: VirtualClock())
+                let bob = PusherClient(
+                    key: server.appKey, options: Self.options(for: server, user: "bob", name: "Bob"),
+                    clock: VirtualClock())
                 try await withRunning(bob) { bob in
                     // Bob keeps iterating until he leaves, so Alice's roster holds him meanwhile.
                     var bobChanges = bob.presence(on: "presence-room").makeAsyncIterator()
@@ -84,7 +88,8 @@ struct PresenceChannelDataTests {
             var options = server.clientOptions()
             let key = server.appKey
             options.authorizer = ChannelAuthorizer { socketID, channel in
-                PusherSignature.channelAuthorization(key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
+                PusherSignature.channelAuthorization(
+                    key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
             }
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
             try await withRunning(client) { client in

@@ -26,7 +26,10 @@ struct ReadmeExamplesTests {
     }
 }
 
-struct PriceUpdate: Decodable { var symbol: String; var price: Double }
+struct PriceUpdate: Decodable {
+    var symbol: String
+    var price: Double
+}
 
 /// The README's first example; compiled, never run (it listens forever).
 func readmeServerExample() async throws {
@@ -51,7 +54,8 @@ func readmePresenceExample(client: PusherClient, appSecret: String) async throws
     }
     for try await change in client.presence(on: "presence-lobby") {
         switch change {
-        case .snapshot(let snapshot): print("members:", snapshot.members.map(\.userID), "me:", snapshot.me?.userID ?? "?")
+        case .snapshot(let snapshot):
+            print("members:", snapshot.members.map(\.userID), "me:", snapshot.me?.userID ?? "?")
         case .added(let member): print("joined:", member.userID)
         case .removed(let member): print("left:", member.userID)
         }
@@ -61,10 +65,14 @@ func readmePresenceExample(client: PusherClient, appSecret: String) async throws
 struct Order: Decodable { var id: Int }
 
 /// The README's self-provided authorization example; compiled, never run.
-func readmeProvidedAuthorizationExample(client: PusherClient, authorize: (String, String) async throws -> ChannelAuthorization) async throws {
+func readmeProvidedAuthorizationExample(
+    client: PusherClient, authorize: (String, String) async throws -> ChannelAuthorization
+) async throws {
     let socketID = await client.state.socketID!  // the client is connected
     let auth = try await authorize(socketID, "private-orders")  // a ChannelAuthorization
-    for try await event in client.events(on: "private-orders", authorization: .init(auth, socketID: socketID)) { _ = event }
+    for try await event in client.events(on: "private-orders", authorization: .init(auth, socketID: socketID)) {
+        _ = event
+    }
 }
 
 /// The README's encrypted-channel example; compiled, never run.

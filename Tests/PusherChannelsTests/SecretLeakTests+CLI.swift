@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,10 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import PusherChannels
-import PusherChannelsTesting
-import Testing
 
 // The command-line client's standard output and standard error.
 extension SecretLeakTests {
@@ -27,7 +28,8 @@ extension SecretLeakTests {
     func commandLine() async throws {
         var printed: [String] = []
         var sharedSecrets: [String] = []
-        let configuration = FakePusherServer.Configuration(appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
+        let configuration = FakePusherServer.Configuration(
+            appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             // Signing in-process: a presence and an encrypted channel, a forged event, sign-in.
             let signing = try CLIProcess(
@@ -40,16 +42,23 @@ extension SecretLeakTests {
             await server.waitForSubscribers(of: "private-encrypted-c")
             await server.waitForSubscribers(of: "#server-to-user-u1")
             sharedSecrets.append(try #require(await server.sharedSecret(for: "private-encrypted-c")))
-            await server.send(raw: #"{"event":"forged","channel":"private-encrypted-c","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#)
+            await server.send(
+                raw:
+                    #"{"event":"forged","channel":"private-encrypted-c","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#
+            )
             await server.trigger(channel: "private-encrypted-c", event: "sealed", data: "opened")
             await signing.waitForStandardError(containing: "decryption failure")
             signing.send(signal: SIGINT)
             #expect(await signing.exitStatus() == 0)
-            #expect(signing.standardOutputLines.contains(#"{"channel":"private-encrypted-c","event":"sealed","data":"opened"}"#))
+            #expect(
+                signing.standardOutputLines.contains(
+                    #"{"channel":"private-encrypted-c","event":"sealed","data":"opened"}"#))
             printed += self.output(signing)
 
             // Signing without the master key, from the environment: the encrypted channel fails.
-            let noKey = try CLIProcess(self.listen(server) + ["--channel", "private-encrypted-d"], environment: ["PUSHER_SECRET": Self.appSecret])
+            let noKey = try CLIProcess(
+                self.listen(server) + ["--channel", "private-encrypted-d"],
+                environment: ["PUSHER_SECRET": Self.appSecret])
             #expect(await noKey.exitStatus() == 3)
             printed += self.output(noKey)
 
@@ -57,7 +66,9 @@ extension SecretLeakTests {
             let header = ["--auth-header", "Authorization: Bearer \(Self.headerToken)"]
             await server.setAuthEndpoint(.respond(status: 403, body: #"{"error":"forbidden"}"#))
             let refused = try CLIProcess(
-                self.listen(server) + ["--auth-endpoint", server.authEndpoint.absoluteString] + header + ["--channel", "private-e"]
+                self.listen(server) + ["--auth-endpoint", server.authEndpoint.absoluteString] + header + [
+                    "--channel", "private-e",
+                ]
             )
             #expect(await refused.exitStatus() == 3)
             #expect(refused.standardError.contains("HTTP 403"))
@@ -65,7 +76,8 @@ extension SecretLeakTests {
             await server.setAuthEndpoint(.sign)
             let accepted = try CLIProcess(
                 self.listen(server) + [
-                    "--auth-endpoint", server.authEndpoint.absoluteString, "--user-auth-endpoint", server.userAuthEndpoint.absoluteString,
+                    "--auth-endpoint", server.authEndpoint.absoluteString, "--user-auth-endpoint",
+                    server.userAuthEndpoint.absoluteString,
                     "--sign-in", "--channel", "private-encrypted-f", "--count", "1",
                 ] + header
             )
@@ -74,7 +86,10 @@ extension SecretLeakTests {
             await server.trigger(channel: "private-encrypted-f", event: "sealed", data: "opened")
             #expect(await accepted.exitStatus() == 0, "stderr: \(accepted.standardError)")
             printed += self.output(accepted)
-            #expect(await server.snapshot.authRequests.filter { $0.headers["authorization"] == "Bearer \(Self.headerToken)" }.count >= 3)
+            #expect(
+                await server.snapshot.authRequests.filter {
+                    $0.headers["authorization"] == "Bearer \(Self.headerToken)"
+                }.count >= 3)
         }
         // Usage errors about secrets.
         for arguments in [
@@ -83,7 +98,8 @@ extension SecretLeakTests {
             ["--master-key", Self.shortMasterKey],
             ["--secret", Self.appSecret, "--auth-endpoint", "https://example.org/auth"],
         ] {
-            let cli = try CLIProcess(["listen", "--key", "k", "--host", "127.0.0.1", "--channel", "private-x"] + arguments)
+            let cli = try CLIProcess(
+                ["listen", "--key", "k", "--host", "127.0.0.1", "--channel", "private-x"] + arguments)
             #expect(await cli.exitStatus() == 2, "\(arguments)")
             printed += self.output(cli)
         }

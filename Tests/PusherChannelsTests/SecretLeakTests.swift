@@ -30,29 +30,42 @@ struct SecretLeakTests {
         return logger
     }
 
-    @Test("signing with the app secret and the master key: subscriptions, encrypted events, sign-in, and their failures")
+    @Test(
+        "signing with the app secret and the master key: subscriptions, encrypted events, sign-in, and their failures")
     func signing() async throws {
         let records = LogRecords()
         let observed = ObservedTexts()
         var sharedSecrets: [String] = []
-        let configuration = FakePusherServer.Configuration(appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
+        let configuration = FakePusherServer.Configuration(
+            appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             var options = server.clientOptions()
             options.authorizer = .signing(key: server.appKey, secret: Self.appSecret, masterKey: Self.masterKey) { _ in
                 PresenceMember(userID: "member-1")
             }
-            options.userAuthenticator = .signing(key: server.appKey, secret: Self.appSecret) { UserAuthenticator.userData(id: "member-1") }
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
+            options.userAuthenticator = .signing(key: server.appKey, secret: Self.appSecret) {
+                UserAuthenticator.userData(id: "member-1")
+            }
+            let client = PusherClient(
+                key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
             let observer = observed.observe(client)
             try await withRunning(client) { client in
                 var decryptionFailures = client.decryptionFailures().makeAsyncIterator()
-                async let received = collect(client.events(on: ["private-a", "presence-b", "private-encrypted-c"]), count: 3)
-                for channel in ["private-a", "presence-b", "private-encrypted-c"] { await server.waitForSubscribers(of: channel) }
+                async let received = collect(
+                    client.events(on: ["private-a", "presence-b", "private-encrypted-c"]), count: 3)
+                for channel in ["private-a", "presence-b", "private-encrypted-c"] {
+                    await server.waitForSubscribers(of: channel)
+                }
                 sharedSecrets.append(try #require(await server.sharedSecret(for: "private-encrypted-c")))
                 // A forged event on the encrypted channel: a decryption failure.
-                await server.send(raw: #"{"event":"forged","channel":"private-encrypted-c","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#)
+                await server.send(
+                    raw:
+                        #"{"event":"forged","channel":"private-encrypted-c","data":"{\"nonce\":\"AAAA\",\"ciphertext\":\"AAAA\"}"}"#
+                )
                 observed.append("\(try #require(await decryptionFailures.next()))")
-                for channel in ["private-a", "presence-b", "private-encrypted-c"] { await server.trigger(channel: channel, event: "e", data: "d") }
+                for channel in ["private-a", "presence-b", "private-encrypted-c"] {
+                    await server.trigger(channel: channel, event: "e", data: "d")
+                }
                 #expect(try await received.count == 3)
                 var states = client.userStates.makeAsyncIterator()
                 try await client.signIn()
@@ -63,7 +76,8 @@ struct SecretLeakTests {
             // Signing without a presence member or a master key fails those channels.
             var bare = server.clientOptions()
             bare.authorizer = .signing(key: server.appKey, secret: Self.appSecret)
-            let failing = PusherClient(key: server.appKey, options: bare, clock: VirtualClock(), logger: self.logger(records))
+            let failing = PusherClient(
+                key: server.appKey, options: bare, clock: VirtualClock(), logger: self.logger(records))
             let failures = observed.observe(failing)
             try await withRunning(failing) { client in
                 for channel in ["presence-x", "private-encrypted-y"] {
@@ -94,13 +108,15 @@ struct SecretLeakTests {
         let records = LogRecords()
         let observed = ObservedTexts()
         var sharedSecrets: [String] = []
-        let configuration = FakePusherServer.Configuration(appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
+        let configuration = FakePusherServer.Configuration(
+            appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let headers = ["Authorization": "Bearer \(Self.headerToken)"]
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint, headers: headers)
             options.userAuthenticator = .endpoint(server.userAuthEndpoint, headers: headers)
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
+            let client = PusherClient(
+                key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
             let observer = observed.observe(client)
             try await withRunning(client) { client in
                 await server.setAuthEndpoint(.respond(status: 403, body: #"{"error":"forbidden"}"#))

@@ -27,12 +27,16 @@ struct SubscriptionTests {
 
     @Test("double-encoded, object and plain-text data arrive exactly; decode works on JSON")
     func dataEncodings() async throws {
-        struct Price: Decodable, Equatable { var symbol: String; var price: Double }
+        struct Price: Decodable, Equatable {
+            var symbol: String
+            var price: Double
+        }
         for encoding in [FakePusherServer.Configuration.DataEncoding.string, .object] {
             try await withHarness(server: .init(dataEncoding: encoding)) { harness in
                 async let received = collect(harness.client.events(on: "prices"), count: 3)
                 await harness.server.waitForSubscribers(of: "prices")
-                await harness.server.trigger(channel: "prices", event: "new-price", data: #"{"symbol":"ACME","price":1.5}"#)
+                await harness.server.trigger(
+                    channel: "prices", event: "new-price", data: #"{"symbol":"ACME","price":1.5}"#)
                 await harness.server.trigger(channel: "prices", event: "note", data: "plain text, not JSON")
                 await harness.server.trigger(channel: "prices", event: "quoted", data: #"{"s":"a\"b\\c \u00e9"}"#)
                 let events = try await received
@@ -132,7 +136,9 @@ struct SubscriptionTests {
                 _ = try? await consumer.value
             }
             async let kept = collect(harness.client.events(on: "flip"), count: 1)
-            await harness.server.waitUntil { $0.subscribers(of: "flip") == 1 && $0.messages(named: "pusher:subscribe").count >= 1 }
+            await harness.server.waitUntil {
+                $0.subscribers(of: "flip") == 1 && $0.messages(named: "pusher:subscribe").count >= 1
+            }
             // Let the client settle: a round trip guarantees every earlier frame was handled.
             try await LivenessTests.waitUntilClientProcessed(harness)
             await harness.server.trigger(channel: "flip", event: "e", data: "kept")
@@ -172,7 +178,10 @@ struct SubscriptionTests {
             async let feed = collect(harness.client.events(on: "feed"), count: 3)
             await harness.server.waitForSubscribers(of: "feed")
             await harness.server.send(raw: #"{"event":"pusher_internal:member_added","channel":"feed","data":"{}"}"#)
-            await harness.server.send(raw: #"{"event":"pusher_internal:subscription_count","channel":"feed","data":"{\"subscription_count\":3}"}"#)
+            await harness.server.send(
+                raw:
+                    #"{"event":"pusher_internal:subscription_count","channel":"feed","data":"{\"subscription_count\":3}"}"#
+            )
             await harness.server.trigger(channel: "feed", event: "one", data: "1")
             await harness.server.send(raw: #"{"event":"pusher:cache_miss","channel":"feed"}"#)
             await harness.server.trigger(channel: "feed", event: "two", data: "2")
@@ -218,7 +227,8 @@ struct SubscriptionCountTests {
             let first = await counts.next()
             #expect(first == 1)
             // A second client joins the same channel on the same server, then leaves.
-            let other = PusherClient(key: harness.server.appKey, options: harness.server.clientOptions(), clock: VirtualClock())
+            let other = PusherClient(
+                key: harness.server.appKey, options: harness.server.clientOptions(), clock: VirtualClock())
             try await withRunning(other) { other in
                 async let _ = collect(other.events(on: "room"), count: 1)
                 let two = await counts.next()
@@ -227,10 +237,14 @@ struct SubscriptionCountTests {
             }
             let one = await counts.next()
             #expect(one == 1)
-            await harness.server.send(raw: #"{"event":"pusher_internal:subscription_count","channel":"room","data":"{\"subscription_count\":0}"}"#)
+            await harness.server.send(
+                raw:
+                    #"{"event":"pusher_internal:subscription_count","channel":"room","data":"{\"subscription_count\":0}"}"#
+            )
             let zero = await counts.next()
             #expect(zero == 0)
-            await harness.server.send(raw: #"{"event":"pusher_internal:subscription_count","channel":"room","data":"{}"}"#)
+            await harness.server.send(
+                raw: #"{"event":"pusher_internal:subscription_count","channel":"room","data":"{}"}"#)
             let error = await errors.next()
             #expect(error?.code == .malformedMessage)
             await harness.server.trigger(channel: "room", event: "bye", data: "")

@@ -43,7 +43,9 @@ struct TLSTests {
 
     /// The first error, and that the client reports it again on the retry after the backoff
     /// (1 s), with no WebSocket ever opened on the server.
-    func refusedTwice(_ server: FakePusherServer, _ client: PusherClient, _ clock: VirtualClock) async throws -> PusherError {
+    func refusedTwice(_ server: FakePusherServer, _ client: PusherClient, _ clock: VirtualClock) async throws
+        -> PusherError
+    {
         var errors = client.errors.makeAsyncIterator()
         var states = client.connectionStates.makeAsyncIterator()
         let first = try #require(await errors.next())
@@ -91,7 +93,8 @@ struct TLSTests {
 
     @Test("trusting only the CA from a PEM file (not the system's trust store) connects")
     func trustedFromFile() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pusher-test-ca-\(UUID().uuidString).pem")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pusher-test-ca-\(UUID().uuidString).pem")
         try TestCertificates.certificateAuthorityPEM.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
@@ -100,7 +103,7 @@ struct TLSTests {
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
             try await withRunning(client) { client in
                 let received = try await self.roundTrip(server, client)
-            #expect(received == [#"{"price":1}"#])
+                #expect(received == [#"{"price":1}"#])
             }
         }
     }
@@ -112,7 +115,7 @@ struct TLSTests {
             let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
             try await withRunning(client) { client in
                 let received = try await self.roundTrip(server, client)
-            #expect(received == [#"{"price":1}"#])
+                #expect(received == [#"{"price":1}"#])
             }
         }
     }
@@ -135,7 +138,8 @@ struct TLSTests {
 
     @Test("an expired certificate: tlsFailed saying when it expired")
     func expired() async throws {
-        try await self.withTLS(certificate: .expired, host: "localhost", trustingTestCA: true) { server, client, clock in
+        try await self.withTLS(certificate: .expired, host: "localhost", trustingTestCA: true) {
+            server, client, clock in
             let error = try await self.refusedTwice(server, client, clock)
             self.expectReadable(error, host: "localhost", reason: "the server's certificate expired on 2001-01-01")
         }
@@ -150,7 +154,9 @@ struct TLSTests {
             try await withRunning(client) { client in
                 var errors = client.errors.makeAsyncIterator()
                 let error = try #require(await errors.next())
-                self.expectReadable(error, host: "127.0.0.1", reason: "handshake failure (wrong version number; does the server speak TLS on this port?)")
+                self.expectReadable(
+                    error, host: "127.0.0.1",
+                    reason: "handshake failure (wrong version number; does the server speak TLS on this port?)")
             }
         }
     }
@@ -160,7 +166,9 @@ struct TLSTests {
         var options = PusherClientOptions(host: "localhost")
         #expect(throws: PusherError.self) { try options.trustCertificateAuthorities(pemFile: "/nonexistent/ca.pem") }
         #expect(throws: PusherError.self) { try options.trustCertificateAuthorities(pem: "not a certificate") }
-        #expect(throws: PusherError.self) { try options.trustCertificateAuthorities(pem: TestCertificates.Server.localhost.privateKeyPEM) }
+        #expect(throws: PusherError.self) {
+            try options.trustCertificateAuthorities(pem: TestCertificates.Server.localhost.privateKeyPEM)
+        }
         do {
             try options.trustCertificateAuthorities(pem: "nothing here")
         } catch {

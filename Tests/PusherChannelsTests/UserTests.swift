@@ -44,13 +44,21 @@ struct UserTests {
             socketID: "1234.1234",
             userData: userData
         )
-        #expect(authentication == "278d425bdf160c739803:4708d583dada6a56435fb8bc611c77c359a31eebde13337c16ab43aa6de336ba")
-        #expect(UserAuthenticator.userData(id: "a\"b", info: ["name": "N"], watchlist: ["x", "y"]) == #"{"id":"a\"b","user_info":{"name":"N"},"watchlist":["x","y"]}"#)
+        #expect(
+            authentication == "278d425bdf160c739803:4708d583dada6a56435fb8bc611c77c359a31eebde13337c16ab43aa6de336ba")
+        #expect(
+            UserAuthenticator.userData(id: "a\"b", info: ["name": "N"], watchlist: ["x", "y"])
+                == #"{"id":"a\"b","user_info":{"name":"N"},"watchlist":["x","y"]}"#)
     }
 
-    @Test("signIn sends pusher:signin, subscribes #server-to-user-{id}, delivers user events; again after a reconnect (case 44)")
+    @Test(
+        "signIn sends pusher:signin, subscribes #server-to-user-{id}, delivers user events; again after a reconnect (case 44)"
+    )
     func signInAndUserEvents() async throws {
-        try await withHarness(server: Self.server, options: { $0.userAuthenticator = Self.signing(#"{"id":"alice","user_info":{"name":"Alice"}}"#) }) { harness in
+        try await withHarness(
+            server: Self.server,
+            options: { $0.userAuthenticator = Self.signing(#"{"id":"alice","user_info":{"name":"Alice"}}"#) }
+        ) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             #expect(await states.next() == .signedOut)
             let consumer = Task { try await collect(harness.client.userEvents(), count: 2) }
@@ -68,7 +76,8 @@ struct UserTests {
             // The new connection (not the closed one, which the server may still list as open for a
             // moment) has the user's channel.
             await harness.server.waitUntil { snapshot in
-                snapshot.connections.count == 2 && snapshot.connections.last?.subscriptions.contains("#server-to-user-alice") == true
+                snapshot.connections.count == 2
+                    && snapshot.connections.last?.subscriptions.contains("#server-to-user-alice") == true
             }
             await harness.server.sendToUser("alice", event: "invoice", data: #"{"n":2}"#)
             let received = try await consumer.value
@@ -87,10 +96,13 @@ struct UserTests {
 
     @Test("user states go signedOut → signingIn → signedIn, once each, when signIn() comes before the connection")
     func statesInOrder() async throws {
-        try await withHarness(server: Self.server, options: {
-            $0.connectsAutomatically = false
-            $0.userAuthenticator = Self.signing(#"{"id":"carol"}"#)
-        }) { harness in
+        try await withHarness(
+            server: Self.server,
+            options: {
+                $0.connectsAutomatically = false
+                $0.userAuthenticator = Self.signing(#"{"id":"carol"}"#)
+            }
+        ) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             try await harness.client.signIn()
             await harness.client.connect()
@@ -123,17 +135,23 @@ struct UserTests {
         }
     }
 
-    @Test("a signin_success without a string id is rejected with a typed error", arguments: [
-        #"{"user_data":"{\"id\":5}"}"#,
-        #"{"user_data":"{\"name\":\"x\"}"}"#,
-        #"{"user_data":"not json"}"#,
-        #"{}"#,
-    ])
+    @Test(
+        "a signin_success without a string id is rejected with a typed error",
+        arguments: [
+            #"{"user_data":"{\"id\":5}"}"#,
+            #"{"user_data":"{\"name\":\"x\"}"}"#,
+            #"{"user_data":"not json"}"#,
+            #"{}"#,
+        ])
     func signInSuccessWithoutID(data: String) async throws {
         // The server is told to confirm with a bad user_data: the client must not trust it.
         try await withHarness(
             server: .init(answersSignIn: false),
-            options: { $0.userAuthenticator = UserAuthenticator { _ in UserAuthentication(auth: "k:s", userData: #"{"id":"bob"}"#) } }
+            options: {
+                $0.userAuthenticator = UserAuthenticator { _ in
+                    UserAuthentication(auth: "k:s", userData: #"{"id":"bob"}"#)
+                }
+            }
         ) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             var errors = harness.client.errors.makeAsyncIterator()
@@ -152,7 +170,10 @@ struct UserTests {
 
     @Test("a server refusal (pusher:error \"Invalid signature\") fails the sign-in")
     func serverRefusal() async throws {
-        try await withHarness(server: Self.server, options: { $0.userAuthenticator = .signing(key: Self.server.appKey, secret: "wrong") { #"{"id":"eve"}"# } }) { harness in
+        try await withHarness(
+            server: Self.server,
+            options: { $0.userAuthenticator = .signing(key: Self.server.appKey, secret: "wrong") { #"{"id":"eve"}"# } }
+        ) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             try await harness.client.signIn()
             guard let error = await Self.failure(&states) else { return }
@@ -165,7 +186,8 @@ struct UserTests {
     @Test("an authenticator that throws fails the sign-in with signInFailed; signIn needs an authenticator")
     func authenticatorFailure() async throws {
         struct Refused: Error {}
-        try await withHarness(options: { $0.userAuthenticator = UserAuthenticator { _ in throw Refused() } }) { harness in
+        try await withHarness(options: { $0.userAuthenticator = UserAuthenticator { _ in throw Refused() } }) {
+            harness in
             var states = harness.client.userStates.makeAsyncIterator()
             try await harness.client.signIn()
             guard let error = await Self.failure(&states) else { return }
@@ -210,11 +232,21 @@ struct UserTests {
             var errors = harness.client.errors.makeAsyncIterator()
             var states = harness.client.connectionStates.makeAsyncIterator()
             _ = await states.connectedSocketID()
-            await harness.server.send(raw: #"{"event":"pusher_internal:watchlist_events","data":"{\"events\":[{\"name\":\"online\",\"user_ids\":[\"1\",2]},{\"name\":\"offline\",\"user_ids\":[\"3\"]}]}"}"#)
-            await harness.server.send(raw: #"{"event":"pusher_internal:watchlist_events","data":"{\"events\":[{\"name\":\"away\",\"user_ids\":[\"4\"]}]}"}"#)
+            await harness.server.send(
+                raw:
+                    #"{"event":"pusher_internal:watchlist_events","data":"{\"events\":[{\"name\":\"online\",\"user_ids\":[\"1\",2]},{\"name\":\"offline\",\"user_ids\":[\"3\"]}]}"}"#
+            )
+            await harness.server.send(
+                raw:
+                    #"{"event":"pusher_internal:watchlist_events","data":"{\"events\":[{\"name\":\"away\",\"user_ids\":[\"4\"]}]}"}"#
+            )
             var received: [WatchlistEvent] = []
             for _ in 0..<3 { if let event = await events.next() { received.append(event) } }
-            #expect(received == [.init(userID: "1", status: .online), .init(userID: "2", status: .online), .init(userID: "3", status: .offline)])
+            #expect(
+                received == [
+                    .init(userID: "1", status: .online), .init(userID: "2", status: .online),
+                    .init(userID: "3", status: .offline),
+                ])
             let error = await errors.next()
             #expect(error?.code == .malformedMessage)
         }

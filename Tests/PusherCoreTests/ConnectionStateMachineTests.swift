@@ -11,7 +11,8 @@ struct ConnectionStateMachineTests {
     static let noJitter = Machine.Configuration(backoff: Backoff(jitter: 0))
 
     /// A machine connected on generation 1 at t = 0.
-    static func connected(_ configuration: Machine.Configuration = noJitter, serverTimeout: Duration? = nil) -> Machine {
+    static func connected(_ configuration: Machine.Configuration = noJitter, serverTimeout: Duration? = nil) -> Machine
+    {
         var machine = Machine(configuration: configuration)
         _ = machine.connect(at: .zero)
         _ = machine.transportOpened(generation: 1, at: .zero)
@@ -22,22 +23,33 @@ struct ConnectionStateMachineTests {
     @Test("connected only after both socket open and connection_established, in either order")
     func handshakeOrder() {
         var openFirst = Machine()
-        #expect(openFirst.connect(at: .zero) == [.openConnection(generation: 1), .publishState(.connecting(attempt: 0))])
+        #expect(
+            openFirst.connect(at: .zero) == [.openConnection(generation: 1), .publishState(.connecting(attempt: 0))])
         #expect(openFirst.transportOpened(generation: 1, at: .zero) == [])
         #expect(openFirst.publicState == .connecting(attempt: 0))
         let actions = openFirst.connectionEstablished(generation: 1, socketID: "9.9", activityTimeout: nil, at: .zero)
-        #expect(actions == [.publishState(.connected(socketID: "9.9")), .connectionReady(socketID: "9.9"), .rearmWatchdog(generation: 1)])
+        #expect(
+            actions == [
+                .publishState(.connected(socketID: "9.9")), .connectionReady(socketID: "9.9"),
+                .rearmWatchdog(generation: 1),
+            ])
 
         var establishedFirst = Machine()
         _ = establishedFirst.connect(at: .zero)
-        #expect(establishedFirst.connectionEstablished(generation: 1, socketID: "9.9", activityTimeout: nil, at: .zero) == [])
+        #expect(
+            establishedFirst.connectionEstablished(generation: 1, socketID: "9.9", activityTimeout: nil, at: .zero)
+                == [])
         #expect(establishedFirst.publicState == .connecting(attempt: 0))
-        #expect(establishedFirst.transportOpened(generation: 1, at: .zero).contains(.publishState(.connected(socketID: "9.9"))))
+        #expect(
+            establishedFirst.transportOpened(generation: 1, at: .zero).contains(
+                .publishState(.connected(socketID: "9.9"))))
     }
 
     @Test(
         "effective activity timeout is the smaller of client and server values; none sent keeps the client's",
-        arguments: [(Duration?.none, Duration.seconds(120)), (.seconds(30), .seconds(30)), (.seconds(500), .seconds(120))]
+        arguments: [
+            (Duration?.none, Duration.seconds(120)), (.seconds(30), .seconds(30)), (.seconds(500), .seconds(120)),
+        ]
     )
     func activityTimeout(server: Duration?, effective: Duration) {
         var machine = Self.connected(serverTimeout: server)
@@ -77,10 +89,15 @@ struct ConnectionStateMachineTests {
     @Test("checkConnection pings at once and starts the pong timeout from now")
     func checkConnection() {
         var machine = Self.connected()
-        #expect(machine.checkConnection(at: .seconds(5)) == [.send(generation: 1, text: OutboundMessage.ping), .rearmWatchdog(generation: 1)])
+        #expect(
+            machine.checkConnection(at: .seconds(5)) == [
+                .send(generation: 1, text: OutboundMessage.ping), .rearmWatchdog(generation: 1),
+            ])
         #expect(machine.checkConnection(at: .seconds(6)) == [])
         #expect(machine.watchdogFired(generation: 1, at: .seconds(6), random: 0).0 == .sleep(.seconds(29)))
-        #expect(machine.watchdogFired(generation: 1, at: .seconds(35), random: 0).1.first == .abortConnection(generation: 1))
+        #expect(
+            machine.watchdogFired(generation: 1, at: .seconds(35), random: 0).1.first == .abortConnection(generation: 1)
+        )
         var idle = Machine()
         #expect(idle.checkConnection(at: .zero) == [])
     }
@@ -95,7 +112,8 @@ struct ConnectionStateMachineTests {
     @Test("4000–4099 closes are terminal and carry the code", arguments: [4000, 4001, 4009, 4099])
     func terminalCodes(code: Int) {
         var machine = Self.connected()
-        let actions = machine.transportClosed(generation: 1, closeCode: code, reason: "nope", at: .seconds(1), random: 0)
+        let actions = machine.transportClosed(
+            generation: 1, closeCode: code, reason: "nope", at: .seconds(1), random: 0)
         #expect(!actions.contains { if case .openConnection = $0 { true } else { false } })
         #expect(!actions.contains { if case .startReconnectTimer = $0 { true } else { false } })
         guard case .failed(let error) = machine.publicState else {
@@ -108,11 +126,14 @@ struct ConnectionStateMachineTests {
 
     @Test("4100–4199: first retry no sooner than 1 s, then growing to the cap")
     func overCapacity() {
-        var machine = Self.connected(Machine.Configuration(backoff: Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(3), jitter: 0)))
+        var machine = Self.connected(
+            Machine.Configuration(
+                backoff: Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(3), jitter: 0)))
         var delays: [Duration] = []
         var generation = 1
         for step in 0..<6 {
-            let actions = machine.transportClosed(generation: generation, closeCode: 4100, reason: nil, at: .seconds(step), random: 0)
+            let actions = machine.transportClosed(
+                generation: generation, closeCode: 4100, reason: nil, at: .seconds(step), random: 0)
             guard case .startReconnectTimer(let timer, let delay)? = actions.last else {
                 Issue.record("expected a timer, got \(actions)")
                 return
@@ -150,15 +171,22 @@ struct ConnectionStateMachineTests {
             // Each new socket completes the handshake and is closed with 4200 at once.
             if step > 0 {
                 _ = machine.transportOpened(generation: generation, at: now)
-                _ = machine.connectionEstablished(generation: generation, socketID: "1.\(step)", activityTimeout: nil, at: now)
+                _ = machine.connectionEstablished(
+                    generation: generation, socketID: "1.\(step)", activityTimeout: nil, at: now)
             }
-            let actions = machine.transportClosed(generation: generation, closeCode: 4200, reason: "reconnect", at: now, random: 0)
-            if let next = actions.lazy.compactMap({ if case .openConnection(let next) = $0 { next } else { nil } }).first {
+            let actions = machine.transportClosed(
+                generation: generation, closeCode: 4200, reason: "reconnect", at: now, random: 0)
+            if let next = actions.lazy.compactMap({ if case .openConnection(let next) = $0 { next } else { nil } })
+                .first
+            {
                 delays.append(.zero)
                 generation = next
             } else if case .startReconnectTimer(let timer, let delay)? = actions.last {
                 delays.append(delay)
-                guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now + delay).first else { return }
+                guard
+                    case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now + delay)
+                        .first
+                else { return }
                 generation = next
             } else {
                 Issue.record("expected a reconnect, got \(actions)")
@@ -176,16 +204,20 @@ struct ConnectionStateMachineTests {
         for step in 0..<5 {
             if step > 0 {
                 _ = machine.transportOpened(generation: generation, at: now)
-                _ = machine.connectionEstablished(generation: generation, socketID: "1.\(step)", activityTimeout: nil, at: now)
+                _ = machine.connectionEstablished(
+                    generation: generation, socketID: "1.\(step)", activityTimeout: nil, at: now)
             }
-            let actions = machine.transportClosed(generation: generation, closeCode: 1006, reason: nil, at: now, random: 0)
+            let actions = machine.transportClosed(
+                generation: generation, closeCode: 1006, reason: nil, at: now, random: 0)
             guard case .startReconnectTimer(let timer, let delay)? = actions.last else {
                 Issue.record("expected a timer, got \(actions)")
                 return
             }
             delays.append(delay)
             now += delay
-            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now).first else { return }
+            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now).first else {
+                return
+            }
             generation = next
         }
         #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)])
@@ -197,8 +229,11 @@ struct ConnectionStateMachineTests {
         var machine = Self.connected()
         _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
         _ = machine.reconnectTimerFired(generation: 2, at: .seconds(1))
-        _ = machine.transportFailed(generation: 3, error: PusherError(.transportFailed, "refused"), at: .seconds(1), random: 0)
-        #expect(machine.publicState == .reconnecting(attempt: 2, delay: .seconds(2), cause: PusherError(.transportFailed, "refused")))
+        _ = machine.transportFailed(
+            generation: 3, error: PusherError(.transportFailed, "refused"), at: .seconds(1), random: 0)
+        #expect(
+            machine.publicState
+                == .reconnecting(attempt: 2, delay: .seconds(2), cause: PusherError(.transportFailed, "refused")))
         _ = machine.reconnectTimerFired(generation: 4, at: .seconds(3))
         _ = machine.transportOpened(generation: 5, at: .seconds(3))
         _ = machine.connectionEstablished(generation: 5, socketID: "2.2", activityTimeout: nil, at: .seconds(3))
@@ -226,7 +261,9 @@ struct ConnectionStateMachineTests {
     func duplicateEstablished() {
         var machine = Self.connected()
         #expect(machine.isConnected(1))
-        #expect(machine.connectionEstablished(generation: 1, socketID: "other", activityTimeout: nil, at: .seconds(1)) == [])
+        #expect(
+            machine.connectionEstablished(generation: 1, socketID: "other", activityTimeout: nil, at: .seconds(1)) == []
+        )
         #expect(machine.publicState == .connected(socketID: "1.1"))
     }
 
@@ -244,9 +281,11 @@ struct ConnectionStateMachineTests {
         var machine = Self.connected(Machine.Configuration(backoff: Backoff(jitter: 0, maximumAttempts: 2)))
         var generation = 1
         for _ in 0..<2 {
-            let actions = machine.transportClosed(generation: generation, closeCode: nil, reason: nil, at: .zero, random: 0)
+            let actions = machine.transportClosed(
+                generation: generation, closeCode: nil, reason: nil, at: .zero, random: 0)
             guard case .startReconnectTimer(let timer, _)? = actions.last else { return }
-            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: .zero).first else { return }
+            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: .zero).first
+            else { return }
             generation = next
         }
         _ = machine.transportClosed(generation: generation, closeCode: nil, reason: nil, at: .zero, random: 0)
@@ -272,10 +311,17 @@ struct ConnectionStateMachineTests {
     func disconnectWhileConnecting() {
         var connecting = Machine()
         _ = connecting.connect(at: .zero)
-        #expect(connecting.disconnect(at: .seconds(1)) == [.closeConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected)])
-        #expect(connecting.connectionEstablished(generation: 1, socketID: "x", activityTimeout: nil, at: .seconds(1)) == [])
+        #expect(
+            connecting.disconnect(at: .seconds(1)) == [
+                .closeConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected),
+            ])
+        #expect(
+            connecting.connectionEstablished(generation: 1, socketID: "x", activityTimeout: nil, at: .seconds(1)) == [])
         #expect(connecting.watchdogFired(generation: 1, at: .seconds(2), random: 0).0 == .sleep(.seconds(4)))
-        #expect(connecting.watchdogFired(generation: 1, at: .seconds(6), random: 0) == (.stop, [.abortConnection(generation: 1)]))
+        #expect(
+            connecting.watchdogFired(generation: 1, at: .seconds(6), random: 0) == (
+                .stop, [.abortConnection(generation: 1)]
+            ))
         #expect(connecting.publicState == .disconnected)
 
         var connected = Self.connected()
@@ -300,7 +346,8 @@ struct ConnectionStateMachineTests {
         var machine = Self.connected()
         let actions = machine.shutdown(at: .zero)
         #expect(!actions.contains(.finished))
-        #expect(machine.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [.finished])
+        #expect(
+            machine.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [.finished])
         #expect(machine.connect(at: .zero) == [])
 
         var idle = Machine()

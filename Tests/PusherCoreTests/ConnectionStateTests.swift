@@ -18,7 +18,10 @@ struct ConnectionStateTests {
                 "reconnecting(attempt: 2, delay: 3.0 seconds, cause: connectionClosed: closed (code 4100))"
             ),
             (.disconnected, nil, "disconnected"),
-            (.failed(PusherError(.reconnectAttemptsExhausted, "gave up")), nil, "failed(reconnectAttemptsExhausted: gave up)"),
+            (
+                .failed(PusherError(.reconnectAttemptsExhausted, "gave up")), nil,
+                "failed(reconnectAttemptsExhausted: gave up)"
+            ),
         ]
     )
     func states(state: ConnectionState, socketID: String?, description: String) {

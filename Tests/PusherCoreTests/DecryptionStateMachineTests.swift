@@ -34,7 +34,9 @@ struct DecryptionStateMachineTests {
     func openAndMalformed() {
         var machine = DecryptionStateMachine()
         _ = machine.subscribed(Self.channel, key: [97])
-        let actions = machine.received(Self.event("e1", "a1"), at: .zero, open: Self.open) + machine.received(Self.event("e2", "bad"), at: .zero, open: Self.open)
+        let actions =
+            machine.received(Self.event("e1", "a1"), at: .zero, open: Self.open)
+            + machine.received(Self.event("e2", "bad"), at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["deliver e1 1", "report e2 malformedPayload"])
     }
 
@@ -44,7 +46,9 @@ struct DecryptionStateMachineTests {
         _ = machine.subscribed(Self.channel, key: [97])
         var actions = machine.received(Self.event("e1", "b1"), at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["reload \(Self.channel)"])
-        actions = machine.received(Self.event("e2", "b2"), at: .zero, open: Self.open) + machine.received(Self.event("e3", "bad"), at: .zero, open: Self.open)
+        actions =
+            machine.received(Self.event("e2", "b2"), at: .zero, open: Self.open)
+            + machine.received(Self.event("e3", "bad"), at: .zero, open: Self.open)
         #expect(actions.isEmpty)
         actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["deliver e1 1", "deliver e2 2", "report e3 malformedPayload"])
@@ -89,7 +93,10 @@ struct DecryptionStateMachineTests {
         let actions = machine.removeAll()
         #expect(Self.summary(actions) == ["report e1 channelGone", "report e2 channelGone"])
         #expect(machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open).isEmpty)
-        #expect(Self.summary(machine.received(Self.event("e3", "a3"), at: .zero, open: Self.open)) == ["report e3 cannotDecrypt"])
+        #expect(
+            Self.summary(machine.received(Self.event("e3", "a3"), at: .zero, open: Self.open)) == [
+                "report e3 cannotDecrypt"
+            ])
     }
 
     @Test("forged events interleaved with valid ones start at most one reload per interval")
@@ -123,8 +130,13 @@ struct DecryptionStateMachineTests {
         var machine = DecryptionStateMachine(maximumHeld: 3)
         _ = machine.subscribed(Self.channel, key: [97])
         var actions: [DecryptionStateMachine.Action] = []
-        for index in 1...5 { actions += machine.received(Self.event("e\(index)", "b\(index)"), at: .zero, open: Self.open) }
-        #expect(Self.summary(actions) == ["reload \(Self.channel)", "report e4 heldEventsLimit", "report e5 heldEventsLimit"])
+        for index in 1...5 {
+            actions += machine.received(Self.event("e\(index)", "b\(index)"), at: .zero, open: Self.open)
+        }
+        #expect(
+            Self.summary(actions) == [
+                "reload \(Self.channel)", "report e4 heldEventsLimit", "report e5 heldEventsLimit",
+            ])
         actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
         #expect(Self.summary(actions) == ["deliver e1 1", "deliver e2 2", "deliver e3 3"])
     }

@@ -7,7 +7,8 @@ import Testing
 struct EncryptedFieldsTests {
     @Test("nonce and ciphertext are read, other fields skipped, escapes undone")
     func reads() throws {
-        let fields = try EncryptedFields(parsing: #"{"extra":[1,{"a":2}],"ciphertext":"Y2lwaGVy\/","nonce":"bm9uY2U="}"#)
+        let fields = try EncryptedFields(
+            parsing: #"{"extra":[1,{"a":2}],"ciphertext":"Y2lwaGVy\/","nonce":"bm9uY2U="}"#)
         #expect(fields == EncryptedFields(nonce: "bm9uY2U=", ciphertext: "Y2lwaGVy/"))
     }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-@testable import PusherCore
 import Testing
+
+@testable import PusherCore
 
 @Suite("JSON scanner")
 struct JSONScannerTests {
@@ -149,7 +150,9 @@ struct JSONScannerTests {
                     var characters = Array(plain)
                     characters[position] = Character(special)
                     let original = String(characters)
-                    #expect(try Self.readString(JSONWriter.quoted(original)) == original, "length \(length), at \(position)")
+                    #expect(
+                        try Self.readString(JSONWriter.quoted(original)) == original, "length \(length), at \(position)"
+                    )
                 }
             }
         }
@@ -171,14 +174,19 @@ struct JSONScannerTests {
     func invalidUTF8() throws {
         let quote = UInt8(ascii: "\"")
         #expect(try Self.readString(bytes: [quote, 0xFF, UInt8(ascii: "a"), quote]) == "\u{FFFD}a")
-        #expect(try Self.readString(bytes: [quote, 0xFF, UInt8(ascii: "\\"), UInt8(ascii: "n"), quote]) == "\u{FFFD}\n")
-        #expect(try Self.readString(bytes: [quote, 0xC3, UInt8(ascii: "\\"), UInt8(ascii: "t"), quote]) == "\u{FFFD}\t")
+        #expect(
+            try Self.readString(bytes: [quote, 0xFF, UInt8(ascii: "\\"), UInt8(ascii: "n"), quote]) == "\u{FFFD}\n")
+        #expect(
+            try Self.readString(bytes: [quote, 0xC3, UInt8(ascii: "\\"), UInt8(ascii: "t"), quote]) == "\u{FFFD}\t")
     }
 
     @Test(
         "values are skipped, validated, and their exact range reported",
         arguments: [
-            (#" {"a" : [1, -2.5e+3, true, false, null, "x\"y"]} , "#, #"{"a" : [1, -2.5e+3, true, false, null, "x\"y"]}"#),
+            (
+                #" {"a" : [1, -2.5e+3, true, false, null, "x\"y"]} , "#,
+                #"{"a" : [1, -2.5e+3, true, false, null, "x\"y"]}"#
+            ),
             (#"[]"#, "[]"),
             (#"{}"#, "{}"),
             (#""\uD800\u0041""#, #""\uD800\u0041""#),
@@ -193,7 +201,9 @@ struct JSONScannerTests {
         #expect(text == expected)
     }
 
-    @Test("skipping refuses invalid values", arguments: ["tru", "01x", "-", "1.", "1e", "[1,]", #"{"a"}"#, #""\u12""#, "\"a", "@"])
+    @Test(
+        "skipping refuses invalid values",
+        arguments: ["tru", "01x", "-", "1.", "1e", "[1,]", #"{"a"}"#, #""\u12""#, "\"a", "@"])
     func skipInvalid(json: String) {
         #expect(throws: JSONError.self) {
             try JSONScanner.withBytes(of: json) { (bytes) throws(JSONError) -> Void in

@@ -26,7 +26,9 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: text) == value)
     }
 
-    @Test("parsing refuses what is not one complete document", arguments: ["", "nul", "[1,]", #"{"a":}"#, "1 2", "{'a':1}", "[1"])
+    @Test(
+        "parsing refuses what is not one complete document",
+        arguments: ["", "nul", "[1,]", #"{"a":}"#, "1 2", "{'a':1}", "[1"])
     func invalid(text: String) {
         #expect(throws: PusherError.self) { try JSONValue(parsing: text) }
     }
@@ -79,7 +81,10 @@ struct JSONValueTests {
     @Test(
         "JSON text is compact, with sorted keys and escaped strings, and parses back to the same value",
         arguments: [
-            (JSONValue.object(["b": 1, "a": [true, false, .null], "c": "q\"\n"]), #"{"a":[true,false,null],"b":1,"c":"q\"\n"}"#),
+            (
+                JSONValue.object(["b": 1, "a": [true, false, .null], "c": "q\"\n"]),
+                #"{"a":[true,false,null],"b":1,"c":"q\"\n"}"#
+            ),
             (.number("1.50"), "1.50"),
             (.string("\u{1}é"), #""\u0001é""#),
             (.array([]), "[]"),
@@ -94,7 +99,11 @@ struct JSONValueTests {
     @Test("literals make the values they spell; nil stays absent rather than null")
     func literals() {
         let value: JSONValue = ["s": "x", "n": 3, "b": true, "a": [1, "y"]]
-        #expect(value == .object(["s": .string("x"), "n": .number("3"), "b": .bool(true), "a": .array([.number("1"), .string("y")])]))
+        #expect(
+            value
+                == .object([
+                    "s": .string("x"), "n": .number("3"), "b": .bool(true), "a": .array([.number("1"), .string("y")]),
+                ]))
         let absent: JSONValue? = nil
         #expect(absent == nil)
         #expect(absent != .null)

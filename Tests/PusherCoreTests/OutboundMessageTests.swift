@@ -7,13 +7,16 @@ import Testing
 struct OutboundMessageTests {
     @Test("outbound control messages carry data as an object")
     func controlMessages() throws {
-        let subscribe = try JSONValue(parsing: OutboundMessage.subscribe(channel: "a\"b", auth: "k:s", channelData: #"{"user_id":"1"}"#))
+        let subscribe = try JSONValue(
+            parsing: OutboundMessage.subscribe(channel: "a\"b", auth: "k:s", channelData: #"{"user_id":"1"}"#))
         #expect(subscribe["event"] == .string("pusher:subscribe"))
         #expect(subscribe["data"]?["channel"] == .string("a\"b"))
         #expect(subscribe["data"]?["auth"] == .string("k:s"))
         #expect(subscribe["data"]?["channel_data"] == .string(#"{"user_id":"1"}"#))
         let unsubscribe = try JSONValue(parsing: OutboundMessage.unsubscribe(channel: "x"))
-        #expect(unsubscribe == .object(["event": .string("pusher:unsubscribe"), "data": .object(["channel": .string("x")])]))
+        #expect(
+            unsubscribe
+                == .object(["event": .string("pusher:unsubscribe"), "data": .object(["channel": .string("x")])]))
         #expect(try JSONValue(parsing: OutboundMessage.ping)["data"] == .object([:]))
         #expect(try JSONValue(parsing: OutboundMessage.pong)["event"] == .string("pusher:pong"))
     }
@@ -23,7 +26,10 @@ struct OutboundMessageTests {
         arguments: [
             (OutboundMessage.ping, #"{"event":"pusher:ping","data":{}}"#),
             (OutboundMessage.pong, #"{"event":"pusher:pong","data":{}}"#),
-            (OutboundMessage.subscribe(channel: "prices"), #"{"event":"pusher:subscribe","data":{"channel":"prices"}}"#),
+            (
+                OutboundMessage.subscribe(channel: "prices"),
+                #"{"event":"pusher:subscribe","data":{"channel":"prices"}}"#
+            ),
             (
                 OutboundMessage.subscribe(channel: "private-a", auth: "key:sig"),
                 #"{"event":"pusher:subscribe","data":{"channel":"private-a","auth":"key:sig"}}"#
@@ -32,7 +38,10 @@ struct OutboundMessageTests {
                 OutboundMessage.subscribe(channel: "presence-a", auth: "key:sig", channelData: #"{"user_id":"1"}"#),
                 #"{"event":"pusher:subscribe","data":{"channel":"presence-a","auth":"key:sig","channel_data":"{\"user_id\":\"1\"}"}}"#
             ),
-            (OutboundMessage.unsubscribe(channel: "prices"), #"{"event":"pusher:unsubscribe","data":{"channel":"prices"}}"#),
+            (
+                OutboundMessage.unsubscribe(channel: "prices"),
+                #"{"event":"pusher:unsubscribe","data":{"channel":"prices"}}"#
+            ),
             (
                 OutboundMessage.signIn(auth: "key:sig", userData: #"{"id":"ann"}"#),
                 #"{"event":"pusher:signin","data":{"auth":"key:sig","user_data":"{\"id\":\"ann\"}"}}"#

@@ -15,7 +15,9 @@ struct PresenceRosterTests {
         let (change, overflow) = try roster.reset(subscriptionData: Self.subscription, channelData: #"{"user_id":2}"#)
         #expect(overflow == nil)
         let expected = PresenceSnapshot(
-            members: [PresenceMember(userID: "1", userInfo: .object(["name": .string("Ann")])), PresenceMember(userID: "2")],
+            members: [
+                PresenceMember(userID: "1", userInfo: .object(["name": .string("Ann")])), PresenceMember(userID: "2"),
+            ],
             me: PresenceMember(userID: "2")
         )
         #expect(change == .snapshot(expected))
@@ -27,11 +29,14 @@ struct PresenceRosterTests {
     func idempotent() throws {
         var roster = PresenceRoster()
         _ = try roster.reset(subscriptionData: Self.subscription, channelData: nil)
-        #expect(try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"1","user_info":{"name":"Anne"}}"#))
-            == .added(PresenceMember(userID: "1", userInfo: .object(["name": .string("Anne")]))))
+        #expect(
+            try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"1","user_info":{"name":"Anne"}}"#))
+                == .added(PresenceMember(userID: "1", userInfo: .object(["name": .string("Anne")]))))
         #expect(roster.snapshot.count == 2)
         #expect(try roster.memberRemoved(try JSONValue(parsing: #"{"user_id":"99"}"#)) == nil)
-        #expect(try roster.memberRemoved(try JSONValue(parsing: #"{"user_id":2}"#)) == .removed(PresenceMember(userID: "2")))
+        #expect(
+            try roster.memberRemoved(try JSONValue(parsing: #"{"user_id":2}"#)) == .removed(PresenceMember(userID: "2"))
+        )
         #expect(roster.snapshot.members.map(\.userID) == ["1"])
     }
 
@@ -52,7 +57,9 @@ struct PresenceRosterTests {
         #expect(throws: PusherError.self) { try roster.memberRemoved(.string("x")) }
     }
 
-    @Test("the roster is capped: a subscription over the cap keeps the lowest ids and says so; a new member beyond it is refused")
+    @Test(
+        "the roster is capped: a subscription over the cap keeps the lowest ids and says so; a new member beyond it is refused"
+    )
     func cap() throws {
         var roster = PresenceRoster(maximumMembers: 1)
         let (change, overflow) = try roster.reset(subscriptionData: Self.subscription, channelData: nil)
@@ -65,7 +72,9 @@ struct PresenceRosterTests {
             (error as? PusherError)?.code == .limitExceeded
         }
         // An update of a member already present is no growth.
-        #expect(try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"1","user_info":{"x":1}}"#)) == .added(PresenceMember(userID: "1", userInfo: .object(["x": .number("1")]))))
+        #expect(
+            try roster.memberAdded(try JSONValue(parsing: #"{"user_id":"1","user_info":{"x":1}}"#))
+                == .added(PresenceMember(userID: "1", userInfo: .object(["x": .number("1")]))))
         #expect(roster.count == 1)
     }
 }

@@ -16,7 +16,8 @@ struct PusherErrorTests {
         responseBody: String? = nil,
         cause: (any Error & Sendable)? = nil
     ) -> PusherError {
-        var error = PusherError(.authorizationFailed, "auth endpoint answered 403", closeCode: closeCode, channel: channel, cause: cause)
+        var error = PusherError(
+            .authorizationFailed, "auth endpoint answered 403", closeCode: closeCode, channel: channel, cause: cause)
         error.httpStatus = httpStatus
         error.responseBody = responseBody
         return error
@@ -44,8 +45,10 @@ struct PusherErrorTests {
         #expect(Self.error(cause: Underlying()) == Self.error())
         #expect(Self.error(cause: Underlying()).hashValue == Self.error().hashValue)
         let different = [
-            Self.error(closeCode: 4000), Self.error(channel: "c"), Self.error(httpStatus: 401), Self.error(responseBody: "body"),
-            PusherError(.authorizationRequired, "auth endpoint answered 403"), PusherError(.authorizationFailed, "other"),
+            Self.error(closeCode: 4000), Self.error(channel: "c"), Self.error(httpStatus: 401),
+            Self.error(responseBody: "body"),
+            PusherError(.authorizationRequired, "auth endpoint answered 403"),
+            PusherError(.authorizationFailed, "other"),
         ]
         for error in different {
             #expect(error != Self.error(), "\(error)")

@@ -7,7 +7,8 @@ import Testing
 struct PusherMessageTests {
     @Test("double-encoded data is unescaped once and kept exactly")
     func doubleEncodedData() throws {
-        let message = try PusherMessage(parsing: #"{"event":"new-price","channel":"prices","data":"{\"price\":1.5,\"s\":\"a\\\"b\"}"}"#)
+        let message = try PusherMessage(
+            parsing: #"{"event":"new-price","channel":"prices","data":"{\"price\":1.5,\"s\":\"a\\\"b\"}"}"#)
         #expect(message.event == "new-price")
         #expect(message.channel == "prices")
         #expect(message.data == #"{"price":1.5,"s":"a\"b"}"#)
@@ -48,7 +49,8 @@ struct PusherMessageTests {
 
     @Test("escaped keys name the same fields")
     func escapedKeys() throws {
-        let message = try PusherMessage(parsing: #"{"ev\u0065nt":"e","\u0063hannel":"c","d\u0061ta":"d","user\u005fid":"u","even":1}"#)
+        let message = try PusherMessage(
+            parsing: #"{"ev\u0065nt":"e","\u0063hannel":"c","d\u0061ta":"d","user\u005fid":"u","even":1}"#)
         #expect(message == PusherMessage(event: "e", channel: "c", data: "d", userID: "u"))
     }
 
@@ -63,7 +65,9 @@ struct PusherMessageTests {
     )
     func utf8Bytes(text: String) throws {
         let bytes = Array(text.utf8)
-        let parsed = try bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }.get()
+        let parsed = try bytes.withUnsafeBytes { raw in
+            Result { () throws(PusherError) in try PusherMessage(parsing: raw) }
+        }.get()
         #expect(try parsed == PusherMessage(parsing: text))
     }
 
@@ -71,12 +75,16 @@ struct PusherMessageTests {
     func malformedBytes() throws {
         for text in ["", "{", #"{"event":"#, #"{"event":"e"} x"#] {
             let bytes = Array(text.utf8)
-            let result = bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(PusherError) in try PusherMessage(parsing: raw) }
+            }
             #expect(throws: PusherError.self) { try result.get() }
         }
         #expect(throws: PusherError.self) { try PusherMessage(parsing: UnsafeRawBufferPointer(start: nil, count: 0)) }
         let bytes = Array(#"{"event":"e","data":"a"#.utf8) + [0xFF] + Array(#"\nb"}"#.utf8)
-        let message = try bytes.withUnsafeBytes { raw in Result { () throws(PusherError) in try PusherMessage(parsing: raw) } }.get()
+        let message = try bytes.withUnsafeBytes { raw in
+            Result { () throws(PusherError) in try PusherMessage(parsing: raw) }
+        }.get()
         #expect(message.data == "a\u{FFFD}\nb")
     }
 
@@ -107,7 +115,9 @@ struct PusherMessageTests {
 
     @Test(
         "an invalid escape in object data or a skipped field is a typed error (found by fuzzing)",
-        arguments: [#"{"event":"e","data":{"a":"\q"}}"#, #"{"event":"e","x":["\\", "\'"]}"#, #"{"event":"e","data":{"\ü":1}}"#]
+        arguments: [
+            #"{"event":"e","data":{"a":"\q"}}"#, #"{"event":"e","x":["\\", "\'"]}"#, #"{"event":"e","data":{"\ü":1}}"#,
+        ]
     )
     func invalidEscapeInSkippedValue(text: String) {
         #expect(throws: PusherError.self) { try PusherMessage(parsing: text) }
@@ -123,14 +133,16 @@ struct PusherMessageTests {
     @Test("control data parses as JSON; no data is null")
     func parsedData() throws {
         #expect(try PusherMessage(event: "e").parsedData() == .null)
-        #expect(try PusherMessage(event: "e", data: #"{"socket_id":"1.2"}"#).parsedData() == .object(["socket_id": "1.2"]))
+        #expect(
+            try PusherMessage(event: "e", data: #"{"socket_id":"1.2"}"#).parsedData() == .object(["socket_id": "1.2"]))
         #expect(throws: PusherError.self) { try PusherMessage(event: "e", data: "not json").parsedData() }
     }
 
     @Test("the server serialisation sends data as a string, and only the fields there are")
     func serialisation() {
         #expect(PusherMessage(event: "e").serializedWithStringData == #"{"event":"e"}"#)
-        #expect(PusherMessage(event: "e", channel: "c", data: #"{"a":1}"#, userID: "7").serializedWithStringData
-            == #"{"event":"e","channel":"c","data":"{\"a\":1}","user_id":"7"}"#)
+        #expect(
+            PusherMessage(event: "e", channel: "c", data: #"{"a":1}"#, userID: "7").serializedWithStringData
+                == #"{"event":"e","channel":"c","data":"{\"a\":1}","user_id":"7"}"#)
     }
 }

@@ -37,7 +37,9 @@ struct SignInStateMachineTests {
 
     /// Runs `steps` on a new machine, checking each step's actions; returns the machine.
     @discardableResult
-    static func run(_ steps: [(Step, [Action])], sourceLocation: SourceLocation = #_sourceLocation) -> SignInStateMachine {
+    static func run(_ steps: [(Step, [Action])], sourceLocation: SourceLocation = #_sourceLocation)
+        -> SignInStateMachine
+    {
         var machine = SignInStateMachine()
         for (index, (step, expected)) in steps.enumerated() {
             let actions: [Action] =
@@ -47,7 +49,8 @@ struct SignInStateMachineTests {
                 case .disconnected: machine.disconnected()
                 case .authenticated(let socketID, let auth, let userData):
                     machine.authenticated(socketID: socketID, auth: auth, userData: userData)
-                case .authenticationFailed(let socketID, let error): machine.authenticationFailed(socketID: socketID, error: error)
+                case .authenticationFailed(let socketID, let error):
+                    machine.authenticationFailed(socketID: socketID, error: error)
                 case .signInSucceeded(let userData): machine.signInSucceeded(userData: userData)
                 case .serverError(let error): machine.serverError(error)
                 }
@@ -61,8 +64,14 @@ struct SignInStateMachineTests {
         let machine = Self.run([
             (.connected("1.1"), []),
             (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
-            (.authenticated("1.1", auth: "key:sig", userData: Self.userData), [.sendSignIn(auth: "key:sig", userData: Self.userData)]),
-            (.signInSucceeded(Self.userData), [.subscribe(channel: "#server-to-user-ann"), .publish(.signedIn(Self.ann))]),
+            (
+                .authenticated("1.1", auth: "key:sig", userData: Self.userData),
+                [.sendSignIn(auth: "key:sig", userData: Self.userData)]
+            ),
+            (
+                .signInSucceeded(Self.userData),
+                [.subscribe(channel: "#server-to-user-ann"), .publish(.signedIn(Self.ann))]
+            ),
         ])
         #expect(machine.user == Self.ann)
     }
@@ -100,7 +109,10 @@ struct SignInStateMachineTests {
             (.connected("2.2"), [.publish(.signingIn), .authenticate(socketID: "2.2")]),
             (.authenticated("1.1", auth: "old", userData: Self.userData), []),
             (.authenticationFailed("1.1", Self.authFailure), []),
-            (.authenticated("2.2", auth: "new", userData: Self.userData), [.sendSignIn(auth: "new", userData: Self.userData)]),
+            (
+                .authenticated("2.2", auth: "new", userData: Self.userData),
+                [.sendSignIn(auth: "new", userData: Self.userData)]
+            ),
             (.authenticated("2.2", auth: "again", userData: Self.userData), []),
             (.authenticationFailed("2.2", Self.authFailure), []),
         ])
@@ -111,7 +123,10 @@ struct SignInStateMachineTests {
         let machine = Self.run([
             (.connected("1.1"), []),
             (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
-            (.authenticationFailed("1.1", Self.authFailure), [.report(Self.authFailure), .publish(.failed(Self.authFailure))]),
+            (
+                .authenticationFailed("1.1", Self.authFailure),
+                [.report(Self.authFailure), .publish(.failed(Self.authFailure))]
+            ),
             (.disconnected, []),
             (.connected("2.2"), [.publish(.signingIn), .authenticate(socketID: "2.2")]),
         ])
@@ -126,7 +141,10 @@ struct SignInStateMachineTests {
             (.connected("1.1"), []),
             (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
             (.serverError(Self.serverRefusal), []),
-            (.authenticated("1.1", auth: "a", userData: Self.userData), [.sendSignIn(auth: "a", userData: Self.userData)]),
+            (
+                .authenticated("1.1", auth: "a", userData: Self.userData),
+                [.sendSignIn(auth: "a", userData: Self.userData)]
+            ),
             (.serverError(Self.serverRefusal), [.publish(.failed(failure))]),
             (.serverError(Self.serverRefusal), []),
             (.signInSucceeded(Self.userData), []),
@@ -149,7 +167,10 @@ struct SignInStateMachineTests {
         let machine = Self.run([
             (.connected("1.1"), []),
             (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
-            (.authenticated("1.1", auth: "a", userData: Self.userData), [.sendSignIn(auth: "a", userData: Self.userData)]),
+            (
+                .authenticated("1.1", auth: "a", userData: Self.userData),
+                [.sendSignIn(auth: "a", userData: Self.userData)]
+            ),
             (.signInSucceeded(userData), [.report(failure), .publish(.failed(failure))]),
         ])
         #expect(machine.user == nil)
@@ -160,13 +181,25 @@ struct SignInStateMachineTests {
         let machine = Self.run([
             (.connected("1.1"), []),
             (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
-            (.authenticated("1.1", auth: "a", userData: Self.userData), [.sendSignIn(auth: "a", userData: Self.userData)]),
-            (.signInSucceeded(Self.userData), [.subscribe(channel: "#server-to-user-ann"), .publish(.signedIn(Self.ann))]),
+            (
+                .authenticated("1.1", auth: "a", userData: Self.userData),
+                [.sendSignIn(auth: "a", userData: Self.userData)]
+            ),
+            (
+                .signInSucceeded(Self.userData),
+                [.subscribe(channel: "#server-to-user-ann"), .publish(.signedIn(Self.ann))]
+            ),
             (.disconnected, [.publish(.signingIn)]),
             (.disconnected, []),
             (.connected("2.2"), [.publish(.signingIn), .authenticate(socketID: "2.2")]),
-            (.authenticated("2.2", auth: "b", userData: Self.userData), [.sendSignIn(auth: "b", userData: Self.userData)]),
-            (.signInSucceeded(Self.userData), [.subscribe(channel: "#server-to-user-ann"), .publish(.signedIn(Self.ann))]),
+            (
+                .authenticated("2.2", auth: "b", userData: Self.userData),
+                [.sendSignIn(auth: "b", userData: Self.userData)]
+            ),
+            (
+                .signInSucceeded(Self.userData),
+                [.subscribe(channel: "#server-to-user-ann"), .publish(.signedIn(Self.ann))]
+            ),
         ])
         #expect(machine.user?.id == "ann")
     }
@@ -176,7 +209,10 @@ struct SignInStateMachineTests {
         Self.run([
             (.connected("1.1"), []),
             (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
-            (.authenticated("1.1", auth: "a", userData: Self.userData), [.sendSignIn(auth: "a", userData: Self.userData)]),
+            (
+                .authenticated("1.1", auth: "a", userData: Self.userData),
+                [.sendSignIn(auth: "a", userData: Self.userData)]
+            ),
             (.disconnected, []),
             (.signInSucceeded(Self.userData), []),
         ])
@@ -186,7 +222,10 @@ struct SignInStateMachineTests {
         "user_data is read into the signed-in user",
         arguments: [
             (#"{"id":"1"}"#, "1", JSONValue?.none),
-            (#"{"id":"u-2","user_info":{"name":"B","tags":[1]}}"#, "u-2", JSONValue.object(["name": "B", "tags": [1]])),
+            (
+                #"{"id":"u-2","user_info":{"name":"B","tags":[1]}}"#, "u-2",
+                JSONValue.object(["name": "B", "tags": [1]])
+            ),
             (#" {"user_info":null,"id":"x","watchlist":["a"]} "#, "x", JSONValue.null),
         ]
     )

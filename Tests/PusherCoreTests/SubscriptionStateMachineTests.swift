@@ -75,7 +75,8 @@ struct SubscriptionStateMachineTests {
         _ = machine.connected(socketID: "1.1")
         _ = machine.consumerAdded(self.prices)
         let error = PusherError(.subscriptionFailed, "no", channel: "prices")
-        #expect(machine.subscriptionFailed("prices", error: error) == [.unsubscribe("prices"), .failed("prices", error)])
+        #expect(
+            machine.subscriptionFailed("prices", error: error) == [.unsubscribe("prices"), .failed("prices", error)])
         #expect(machine.consumerAdded(self.prices) == .subscribe(self.prices, auth: nil, channelData: nil))
     }
 
@@ -86,8 +87,9 @@ struct SubscriptionStateMachineTests {
         var machine = SubscriptionStateMachine()
         #expect(machine.consumerAdded(self.chat) == nil)
         #expect(machine.connected(socketID: "1.1") == [.authorize(self.chat, socketID: "1.1")])
-        #expect(machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil)
-            == .subscribe(self.chat, auth: "k:s", channelData: nil))
+        #expect(
+            machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil)
+                == .subscribe(self.chat, auth: "k:s", channelData: nil))
         #expect(machine.subscriptionSucceeded("private-chat") == .succeeded("private-chat", isResubscription: false))
     }
 
@@ -109,10 +111,15 @@ struct SubscriptionStateMachineTests {
         #expect(machine.consumerAdded(self.chat) == .authorize(self.chat, socketID: "1.1"))
         machine.disconnected()
         #expect(machine.connected(socketID: "2.2") == [.authorize(self.chat, socketID: "2.2")])
-        #expect(machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:old", channelData: nil) == nil)
-        #expect(machine.authorizationFailed("private-chat", socketID: "1.1", error: PusherError(.authorizationFailed, "late")) == nil)
-        #expect(machine.authorizationSucceeded("private-chat", socketID: "2.2", authorization: "k:new", channelData: nil)
-            == .subscribe(self.chat, auth: "k:new", channelData: nil))
+        #expect(
+            machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:old", channelData: nil)
+                == nil)
+        #expect(
+            machine.authorizationFailed(
+                "private-chat", socketID: "1.1", error: PusherError(.authorizationFailed, "late")) == nil)
+        #expect(
+            machine.authorizationSucceeded("private-chat", socketID: "2.2", authorization: "k:new", channelData: nil)
+                == .subscribe(self.chat, auth: "k:new", channelData: nil))
     }
 
     @Test("leaving while the authorization is in flight sends no subscribe and reports nothing")
@@ -121,14 +128,17 @@ struct SubscriptionStateMachineTests {
         _ = machine.connected(socketID: "1.1")
         _ = machine.consumerAdded(self.chat)
         #expect(machine.consumerRemoved("private-chat") == nil)
-        #expect(machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil) == nil)
+        #expect(
+            machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil)
+                == nil)
         #expect(machine.channelNames.isEmpty)
         // Coming back while in flight keeps the one request.
         _ = machine.consumerAdded(self.chat)
         #expect(machine.consumerRemoved("private-chat") == nil)
         #expect(machine.consumerAdded(self.chat) == nil)
-        #expect(machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil)
-            == .subscribe(self.chat, auth: "k:s", channelData: nil))
+        #expect(
+            machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil)
+                == .subscribe(self.chat, auth: "k:s", channelData: nil))
     }
 
     @Test("a failed authorization fails the consumers; subscribing again retries")
@@ -137,7 +147,9 @@ struct SubscriptionStateMachineTests {
         _ = machine.connected(socketID: "1.1")
         _ = machine.consumerAdded(self.chat)
         let error = PusherError(.authorizationFailed, "401", channel: "private-chat")
-        #expect(machine.authorizationFailed("private-chat", socketID: "1.1", error: error) == .failed("private-chat", error))
+        #expect(
+            machine.authorizationFailed("private-chat", socketID: "1.1", error: error) == .failed("private-chat", error)
+        )
         #expect(machine.consumerAdded(self.chat) == .authorize(self.chat, socketID: "1.1"))
     }
 }

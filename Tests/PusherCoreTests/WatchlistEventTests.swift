@@ -13,7 +13,10 @@ struct WatchlistEventTests {
         "watchlist_events data makes one event per user id, in order; numeric ids become strings",
         arguments: [
             (#"{"events":[]}"#, [WatchlistEvent]()),
-            (#"{"events":[{"name":"online","user_ids":["a","b"]}]}"#, [.init(userID: "a", status: .online), .init(userID: "b", status: .online)]),
+            (
+                #"{"events":[{"name":"online","user_ids":["a","b"]}]}"#,
+                [.init(userID: "a", status: .online), .init(userID: "b", status: .online)]
+            ),
             (
                 #"{"events":[{"name":"offline","user_ids":[7]},{"name":"online","user_ids":["c"]}],"extra":1}"#,
                 [.init(userID: "7", status: .offline), .init(userID: "c", status: .online)]
@@ -28,9 +31,11 @@ struct WatchlistEventTests {
     @Test(
         "data of another shape is a malformed message",
         arguments: [
-            "{}", #"{"events":{}}"#, #"{"events":[{"user_ids":["a"]}]}"#, #"{"events":[{"name":"away","user_ids":["a"]}]}"#,
+            "{}", #"{"events":{}}"#, #"{"events":[{"user_ids":["a"]}]}"#,
+            #"{"events":[{"name":"away","user_ids":["a"]}]}"#,
             #"{"events":[{"name":"online"}]}"#, #"{"events":[{"name":"online","user_ids":"a"}]}"#,
-            #"{"events":[{"name":"online","user_ids":[true]}]}"#, #"{"events":[{"name":"online","user_ids":[1.5]}]}"#, "[]",
+            #"{"events":[{"name":"online","user_ids":[true]}]}"#, #"{"events":[{"name":"online","user_ids":[1.5]}]}"#,
+            "[]",
         ]
     )
     func malformed(data: String) {

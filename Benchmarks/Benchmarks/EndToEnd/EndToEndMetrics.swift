@@ -12,9 +12,11 @@ import Benchmark
 /// iteration: divide by the iteration's events for per-event figures.
 enum EndToEndMetrics {
     /// Events received per second, from the server's first write to the last event consumed.
-    static let eventsPerSecond = BenchmarkMetric.custom("eventsPerSecond", polarity: .prefersLarger, useScalingFactor: false)
+    static let eventsPerSecond = BenchmarkMetric.custom(
+        "eventsPerSecond", polarity: .prefersLarger, useScalingFactor: false)
     /// This process's user + system CPU time per event, in nanoseconds, over the same span.
-    static let cpuNanosPerEvent = BenchmarkMetric.custom("cpuNanosPerEvent", polarity: .prefersSmaller, useScalingFactor: false)
+    static let cpuNanosPerEvent = BenchmarkMetric.custom(
+        "cpuNanosPerEvent", polarity: .prefersSmaller, useScalingFactor: false)
     /// Resident memory added by the subscriptions, per subscription, in bytes.
     static let residentBytesPerSubscription = BenchmarkMetric.custom(
         "residentBytesPerSubscription",
@@ -22,7 +24,8 @@ enum EndToEndMetrics {
         useScalingFactor: false
     )
     /// From the first subscription until the server has received every one, in milliseconds.
-    static let subscribeMilliseconds = BenchmarkMetric.custom("subscribeMilliseconds", polarity: .prefersSmaller, useScalingFactor: false)
+    static let subscribeMilliseconds = BenchmarkMetric.custom(
+        "subscribeMilliseconds", polarity: .prefersSmaller, useScalingFactor: false)
 
     static let events: [BenchmarkMetric] = [
         eventsPerSecond, cpuNanosPerEvent, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .wallClock,

@@ -30,12 +30,14 @@ struct EventsScenario {
                             var received = 0
                             // Room for every event of the channel: a consumer that lags shows as memory,
                             // not as a consumerTooSlow failure.
-                            let buffering = BufferingPolicy(limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail)
+                            let buffering = BufferingPolicy(
+                                limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail)
                             for try await _ in client.events(on: channel, buffering: buffering) {
                                 received += 1
                                 if received == quota { return }
                             }
-                            throw PusherError(.connectionClosed, "\(channel) ended after \(received) of \(quota) events")
+                            throw PusherError(
+                                .connectionClosed, "\(channel) ended after \(received) of \(quota) events")
                         }
                     }
                     await server.waitUntilSubscribed()

@@ -36,9 +36,12 @@ struct IdleSubscriptionsScenario {
                     }
                     benchmark.stopMeasurement()
                     let after = ResourceUsage.residentBytes() ?? 0
-                    benchmark.measurement(EndToEndMetrics.residentBytesPerSubscription, (after - before) / self.channels)
+                    benchmark.measurement(
+                        EndToEndMetrics.residentBytesPerSubscription, (after - before) / self.channels)
                     let (seconds, attoseconds) = (subscribed - started).components
-                    benchmark.measurement(EndToEndMetrics.subscribeMilliseconds, Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+                    benchmark.measurement(
+                        EndToEndMetrics.subscribeMilliseconds, Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+                    )
                     consumers.cancelAll()
                 }
             }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 #if canImport(FoundationNetworking)
 import Foundation
 import FoundationNetworking
 #else
 import Foundation
 #endif
-import PusherCore
 
 extension ChannelAuthorizer {
     /// Authorizes through your auth endpoint: a form-encoded POST of `socket_id` and `channel_name`
@@ -51,13 +52,16 @@ extension ChannelAuthorizer {
             do {
                 (body, response) = try await URLSession.shared.data(for: request)
             } catch {
-                throw PusherError(.authorizationFailed, "the auth request failed: \(error)", channel: channel, cause: error)
+                throw PusherError(
+                    .authorizationFailed, "the auth request failed: \(error)", channel: channel, cause: error)
             }
             return try Self.authorization(from: body, response: response, channel: channel)
         }
     }
 
-    static func authorization(from body: Data, response: URLResponse, channel: String) throws(PusherError) -> ChannelAuthorization {
+    static func authorization(from body: Data, response: URLResponse, channel: String) throws(PusherError)
+        -> ChannelAuthorization
+    {
         let status = (response as? HTTPURLResponse)?.statusCode
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
         func failure(_ message: String) -> PusherError {

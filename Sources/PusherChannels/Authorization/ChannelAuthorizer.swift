@@ -43,7 +43,9 @@ public struct ChannelAuthorizer: Sendable {
             var channelData: String?
             if ChannelName.kind(of: channel) == .presence {
                 guard let presenceMember else {
-                    throw PusherError(.authorizationFailed, "presence channels need a presence member to sign channel_data", channel: channel)
+                    throw PusherError(
+                        .authorizationFailed, "presence channels need a presence member to sign channel_data",
+                        channel: channel)
                 }
                 channelData = try await presenceMember(channel).channelData
             }
@@ -56,9 +58,12 @@ public struct ChannelAuthorizer: Sendable {
             )
             if ChannelName.kind(of: channel) == .privateEncrypted {
                 guard let masterKey else {
-                    throw PusherError(.authorizationFailed, "private-encrypted channels need the encryption master key to sign", channel: channel)
+                    throw PusherError(
+                        .authorizationFailed, "private-encrypted channels need the encryption master key to sign",
+                        channel: channel)
                 }
-                authorization.sharedSecret = try EncryptionMasterKey.sharedSecret(forChannel: channel, masterKey: masterKey)
+                authorization.sharedSecret = try EncryptionMasterKey.sharedSecret(
+                    forChannel: channel, masterKey: masterKey)
             }
             return authorization
         }

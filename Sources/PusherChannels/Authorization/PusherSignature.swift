@@ -19,7 +19,8 @@ public enum PusherSignature {
     ) -> ChannelAuthorization {
         var message = "\(socketID):\(channel)"
         if let channelData { message += ":\(channelData)" }
-        return ChannelAuthorization(auth: "\(key):\(HMACSHA256.hex(key: secret, message: message))", channelData: channelData)
+        return ChannelAuthorization(
+            auth: "\(key):\(HMACSHA256.hex(key: secret, message: message))", channelData: channelData)
     }
 
     /// The `auth` of a user sign-in: the signature of `socketID::user::userData`.

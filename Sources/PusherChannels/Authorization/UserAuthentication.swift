@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 #if canImport(FoundationNetworking)
 import Foundation
 import FoundationNetworking
 #else
 import Foundation
 #endif
-import PusherCore
 
 /// What user authentication gives the client: the `auth` signature of
 /// `socket_id::user::user_data`, and `user_data`, sent byte for byte as given.

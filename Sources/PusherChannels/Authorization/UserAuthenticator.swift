@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 #if canImport(FoundationNetworking)
 import Foundation
 import FoundationNetworking
 #else
 import Foundation
 #endif
-import PusherCore
 
 /// Authenticates the user for sign-in (``PusherClient/signIn()``), once per connection.
 ///
@@ -27,11 +28,14 @@ public struct UserAuthenticator: Sendable {
     ///
     /// - Parameter userData: The exact `user_data` JSON string, for example from
     ///   ``userData(id:info:watchlist:)``.
-    public static func signing(key: String, secret: String, userData: @escaping @Sendable () async throws -> String) -> UserAuthenticator {
+    public static func signing(key: String, secret: String, userData: @escaping @Sendable () async throws -> String)
+        -> UserAuthenticator
+    {
         UserAuthenticator { socketID in
             let userData = try await userData()
             return UserAuthentication(
-                auth: PusherSignature.userAuthentication(key: key, secret: secret, socketID: socketID, userData: userData),
+                auth: PusherSignature.userAuthentication(
+                    key: key, secret: secret, socketID: socketID, userData: userData),
                 userData: userData
             )
         }
@@ -41,7 +45,9 @@ public struct UserAuthenticator: Sendable {
     public static func userData(id: String, info: JSONValue? = nil, watchlist: [String] = []) -> String {
         var text = #"{"id":"# + JSONWriter.quoted(id)
         if let info { text += #","user_info":"# + info.jsonText }
-        if !watchlist.isEmpty { text += #","watchlist":["# + watchlist.map(JSONWriter.quoted).joined(separator: ",") + "]" }
+        if !watchlist.isEmpty {
+            text += #","watchlist":["# + watchlist.map(JSONWriter.quoted).joined(separator: ",") + "]"
+        }
         return text + "}"
     }
 
@@ -82,7 +88,8 @@ public struct UserAuthenticator: Sendable {
                 let auth = json["auth"]?.stringValue, !auth.isEmpty,
                 let userData = json["user_data"]?.stringValue
             else {
-                throw failure("the user-auth endpoint's answer is not a JSON object with \"auth\" and \"user_data\" strings")
+                throw failure(
+                    "the user-auth endpoint's answer is not a JSON object with \"auth\" and \"user_data\" strings")
             }
             return UserAuthentication(auth: auth, userData: userData)
         }

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import PusherCore
 
 extension ChannelEvent {
     /// Decodes ``data`` as JSON into `type`.
     ///
     /// - Throws: ``PusherError`` with code `decodingFailed`, carrying the decoder's error as `cause`.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()) throws(PusherError) -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder())
+        throws(PusherError) -> T
+    {
         do {
             return try decoder.decode(type, from: Data(self.data.utf8))
         } catch {

@@ -16,7 +16,9 @@ extension PusherClient {
         }
     }
 
-    private func authorized(channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>) {
+    private func authorized(
+        channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>
+    ) {
         if isKeyReload {
             self.perform(self.engine.keyReloaded(channel: channel, socketID: socketID, result: result))
         } else {
@@ -36,7 +38,9 @@ extension PusherClient {
     private func userAuthenticated(socketID: String, result: Result<UserAuthentication, PusherError>) {
         switch result {
         case .success(let authentication):
-            self.perform(self.engine.userAuthenticated(socketID: socketID, auth: authentication.auth, userData: authentication.userData))
+            self.perform(
+                self.engine.userAuthenticated(
+                    socketID: socketID, auth: authentication.auth, userData: authentication.userData))
         case .failure(let error):
             self.perform(self.engine.userAuthenticationFailed(socketID: socketID, error: error))
         }

@@ -68,7 +68,9 @@ extension PusherClient {
     }
 
     /// Writes the outbox and reads inbound batches until the connection ends.
-    private nonisolated func exchange(on connection: any TransportConnection, generation: Int, handle: ConnectionHandle) async throws {
+    private nonisolated func exchange(on connection: any TransportConnection, generation: Int, handle: ConnectionHandle)
+        async throws
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in handle.frames {
@@ -98,25 +100,36 @@ extension PusherClient {
         let random = Double.random(in: 0..<1)
         switch outcome {
         case .closed(let close):
-            self.log(.debug, "connection closed", ["pusher.generation": "\(generation)", "pusher.close_code": "\(close.map { String($0.code) } ?? "none")"])
+            self.log(
+                .debug, "connection closed",
+                [
+                    "pusher.generation": "\(generation)",
+                    "pusher.close_code": "\(close.map { String($0.code) } ?? "none")",
+                ])
             if let limit = close?.exceededMessageSizeLimit {
                 self.perform(self.engine.messageTooLarge(generation: generation, limit: limit, at: now, random: random))
             } else {
-                self.perform(self.engine.transportClosed(generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
+                self.perform(
+                    self.engine.transportClosed(
+                        generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
             }
         case .failed(let error):
             self.log(.debug, "connection failed", ["pusher.generation": "\(generation)", "pusher.error": "\(error)"])
             // The transport's own typed errors (such as tlsFailed) reach the user as they are.
-            let failure = error as? PusherError ?? PusherError(.transportFailed, "connection failed: \(error)", cause: error)
+            let failure =
+                error as? PusherError ?? PusherError(.transportFailed, "connection failed: \(error)", cause: error)
             self.perform(self.engine.transportFailed(generation: generation, error: failure, at: now, random: random))
         case .aborted:
             if let overflow = handle?.overflow {
                 self.log(.debug, "connection dropped: outbox over its limit", ["pusher.generation": "\(generation)"])
-                self.perform(self.engine.transportFailed(generation: generation, error: overflow, at: now, random: random))
+                self.perform(
+                    self.engine.transportFailed(generation: generation, error: overflow, at: now, random: random))
                 return
             }
             self.log(.debug, "connection dropped", ["pusher.generation": "\(generation)"])
-            self.perform(self.engine.transportClosed(generation: generation, closeCode: nil, reason: nil, at: now, random: random))
+            self.perform(
+                self.engine.transportClosed(
+                    generation: generation, closeCode: nil, reason: nil, at: now, random: random))
         }
     }
 
@@ -141,7 +154,8 @@ extension PusherClient {
     }
 
     private func watchdogFired(generation: Int) -> ConnectionStateMachine.WatchdogDecision {
-        let (decision, actions) = self.engine.watchdogFired(generation: generation, at: self.clock.now, random: .random(in: 0..<1))
+        let (decision, actions) = self.engine.watchdogFired(
+            generation: generation, at: self.clock.now, random: .random(in: 0..<1))
         self.perform(actions)
         return decision
     }

@@ -18,7 +18,9 @@ extension PusherClient {
     ) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
         return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(.channel(channel, eventName: eventName, authorization: authorization), channel: channel, buffering: buffering)
+            try await self.addEventConsumer(
+                .channel(channel, eventName: eventName, authorization: authorization), channel: channel,
+                buffering: buffering)
         }
     }
 
@@ -30,10 +32,14 @@ extension PusherClient {
     ///
     /// - Throws: ``PusherError`` (from the first `next()`) when a name is invalid or needs an
     ///   authorizer the client lacks; then nothing is subscribed.
-    public nonisolated func events(on channels: [String], named eventName: String? = nil, buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
+    public nonisolated func events(
+        on channels: [String], named eventName: String? = nil, buffering: BufferingPolicy? = nil
+    ) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
         return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(.channels(channels, eventName: eventName), channel: channels.count == 1 ? channels[0] : nil, buffering: buffering)
+            try await self.addEventConsumer(
+                .channels(channels, eventName: eventName), channel: channels.count == 1 ? channels[0] : nil,
+                buffering: buffering)
         }
     }
 
@@ -41,7 +47,9 @@ extension PusherClient {
     /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelEventSequence { () async throws(PusherError) in try await self.addEventConsumer(.all, channel: nil, buffering: buffering) }
+        return ChannelEventSequence { () async throws(PusherError) in
+            try await self.addEventConsumer(.all, channel: nil, buffering: buffering)
+        }
     }
 
     /// Membership changes of a presence channel: the current members first (and again after every
@@ -49,7 +57,9 @@ extension PusherClient {
     /// the channel, like ``events(on:named:authorization:buffering:)``; it needs an authorizer that
     /// gives `channel_data`, or an `authorization` you obtained for the current connection (see
     /// ``ProvidedAuthorization``).
-    public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil) -> PresenceChangeSequence {
+    public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil)
+        -> PresenceChangeSequence
+    {
         PresenceChangeSequence { () async throws(PusherError) in
             try await self.addPresenceConsumer(channel: channel, authorization: authorization)
         }
@@ -76,7 +86,9 @@ extension PusherClient {
         channel: String,
         authorization: ProvidedAuthorization?
     ) throws(PusherError) -> (ConsumerBuffer<PresenceChange>, ListenerToken)? {
-        guard let (id, actions) = try self.engine.addConsumer(.presence(channel, authorization: authorization)) else { return nil }
+        guard let (id, actions) = try self.engine.addConsumer(.presence(channel, authorization: authorization)) else {
+            return nil
+        }
         let policy = BufferingPolicy(limit: self.options.buffering.limit, whenFull: .fail)
         let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy)
         self.presenceConsumers[id] = buffer

@@ -39,7 +39,8 @@ extension PusherClient {
             case .startReconnectTimer(let generation, let delay):
                 let cancellation = OneShotSignal()
                 self.reconnectTimers[generation] = cancellation
-                self.commands.yield(.startReconnectTimer(generation: generation, delay: delay, cancellation: cancellation))
+                self.commands.yield(
+                    .startReconnectTimer(generation: generation, delay: delay, cancellation: cancellation))
             case .cancelReconnectTimer(let generation):
                 self.reconnectTimers.removeValue(forKey: generation)?.fire()
             case .startClientEventTimer(let delay):
@@ -60,15 +61,24 @@ extension PusherClient {
                 self.log(.debug, "user state changed", ["pusher.user_state": "\(state)"])
                 self.observers.publish(state)
             case .report(let error):
-                self.log(.debug, "error", ["pusher.error": "\(error.code)", "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")"])
+                self.log(
+                    .debug, "error",
+                    [
+                        "pusher.error": "\(error.code)",
+                        "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")",
+                    ])
                 self.observers.report(error)
             case .reportDecryptionFailure(let failure):
-                self.log(.debug, "decryption failed", ["pusher.channel": "\(failure.channel)", "pusher.event": "\(failure.event)"])
+                self.log(
+                    .debug, "decryption failed",
+                    ["pusher.channel": "\(failure.channel)", "pusher.event": "\(failure.event)"])
                 self.observers.report(failure)
             case .notifySubscription(let event):
                 switch event {
                 case .succeeded(let channel, let isResubscription):
-                    self.log(.debug, "subscribed", ["pusher.channel": "\(channel)", "pusher.resubscription": "\(isResubscription)"])
+                    self.log(
+                        .debug, "subscribed",
+                        ["pusher.channel": "\(channel)", "pusher.resubscription": "\(isResubscription)"])
                 case .failed(let channel, _):
                     self.log(.debug, "subscription failed", ["pusher.channel": "\(channel)"])
                 }

@@ -28,10 +28,13 @@ extension PusherClient {
 
     /// Events the server sends to the signed-in user (on `#server-to-user-{id}`), optionally only
     /// those named `eventName`. Does not sign in by itself; see ``signIn()``.
-    public nonisolated func userEvents(named eventName: String? = nil, buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
+    public nonisolated func userEvents(named eventName: String? = nil, buffering: BufferingPolicy? = nil)
+        -> ChannelEventSequence
+    {
         let buffering = buffering ?? self.options.buffering
         return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(.user(eventName: eventName), channel: Self.userEventsConsumers, buffering: buffering)
+            try await self.addEventConsumer(
+                .user(eventName: eventName), channel: Self.userEventsConsumers, buffering: buffering)
         }
     }
 

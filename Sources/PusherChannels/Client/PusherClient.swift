@@ -82,7 +82,9 @@ public actor PusherClient: Service {
     }
 
     /// Creates a client that connects through `transport` (an in-memory one in tests).
-    package init<C: Clock>(key: String, options: PusherClientOptions, clock: C, logger: Logger?, transport: any PusherTransport)
+    package init<C: Clock>(
+        key: String, options: PusherClientOptions, clock: C, logger: Logger?, transport: any PusherTransport
+    )
     where C.Duration == Duration {
         self.key = key
         self.options = options
@@ -238,13 +240,17 @@ public actor PusherClient: Service {
                 case .startConnection(let generation, let url, let handle):
                     group.addTask { await self.runConnection(generation: generation, url: url, handle: handle) }
                 case .startReconnectTimer(let generation, let delay, let cancellation):
-                    group.addTask { await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation) }
+                    group.addTask {
+                        await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation)
+                    }
                 case .startClientEventTimer(let delay):
                     group.addTask { await self.runClientEventTimer(delay: delay) }
                 case .authorize(let channel, let socketID):
                     group.addTask { await self.runAuthorization(channel: channel, socketID: socketID) }
                 case .reloadKey(let channel, let socketID):
-                    group.addTask { await self.runAuthorization(channel: channel, socketID: socketID, isKeyReload: true) }
+                    group.addTask {
+                        await self.runAuthorization(channel: channel, socketID: socketID, isKeyReload: true)
+                    }
                 case .authenticateUser(let socketID):
                     group.addTask { await self.runUserAuthentication(socketID: socketID) }
                 case .removeConsumer(let id):
@@ -261,7 +267,9 @@ public actor PusherClient: Service {
 
     // MARK: Logging
 
-    nonisolated func log(_ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]) {
+    nonisolated func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]
+    ) {
         self.logger?.log(level: level, message(), metadata: metadata)
     }
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 
+import NIOSSL
+import PusherCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOSSL
-import PusherCore
 
 extension PusherClientOptions {
     /// Trusts the certificate authorities (CAs) in `pem` for `wss://`: a server whose certificate
@@ -31,7 +32,9 @@ extension PusherClientOptions {
     ///     then connects only to your servers.
     /// - Throws: `PusherError` with code `invalidConfiguration` when `pem` holds no certificate
     ///   or an unreadable one.
-    public mutating func trustCertificateAuthorities(pem: String, keepingSystemTrustStore: Bool = true) throws(PusherError) {
+    public mutating func trustCertificateAuthorities(pem: String, keepingSystemTrustStore: Bool = true)
+        throws(PusherError)
+    {
         try self.trust(Array(pem.utf8), source: "the PEM text", keepingSystemTrustStore: keepingSystemTrustStore)
     }
 
@@ -40,7 +43,9 @@ extension PusherClientOptions {
     ///
     /// - Throws: `PusherError` with code `invalidConfiguration` when the file cannot be read or
     ///   holds no certificate.
-    public mutating func trustCertificateAuthorities(pemFile path: String, keepingSystemTrustStore: Bool = true) throws(PusherError) {
+    public mutating func trustCertificateAuthorities(pemFile path: String, keepingSystemTrustStore: Bool = true)
+        throws(PusherError)
+    {
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw PusherError(.invalidConfiguration, "cannot read the certificate authority file \(path)")
         }

@@ -75,7 +75,9 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         guard state.end == nil else { return false }
         let reserved = state.reserved ? 1 : 0
         let size = element.bufferedByteCount
-        if state.elements.count < self.limit + reserved && (state.bytes + size <= self.byteLimit || state.elements.count <= reserved) {
+        if state.elements.count < self.limit + reserved
+            && (state.bytes + size <= self.byteLimit || state.elements.count <= reserved)
+        {
             state.elements.append(element)
             state.bytes += size
             return true

@@ -17,13 +17,18 @@ package enum EncryptedPayload {
         } catch {
             return .malformed(error.reason)
         }
-        guard let nonce = try? Base64.decode(string: fields.nonce) else { return .malformed("the nonce is not valid base64") }
-        guard let ciphertext = try? Base64.decode(string: fields.ciphertext) else { return .malformed("the ciphertext is not valid base64") }
+        guard let nonce = try? Base64.decode(string: fields.nonce) else {
+            return .malformed("the nonce is not valid base64")
+        }
+        guard let ciphertext = try? Base64.decode(string: fields.ciphertext) else {
+            return .malformed("the ciphertext is not valid base64")
+        }
         guard nonce.count == SecretBox.nonceLength else {
             return .malformed("the nonce has \(nonce.count) bytes instead of \(SecretBox.nonceLength)")
         }
         guard ciphertext.count >= SecretBox.macLength else {
-            return .malformed("the ciphertext has \(ciphertext.count) bytes, fewer than the \(SecretBox.macLength)-byte MAC")
+            return .malformed(
+                "the ciphertext has \(ciphertext.count) bytes, fewer than the \(SecretBox.macLength)-byte MAC")
         }
         return SecretBox.openText(ciphertext, nonce: nonce, key: key)
     }
@@ -31,7 +36,8 @@ package enum EncryptedPayload {
     /// Seals `plaintext` as an event's data (for the fake server and tests); nil without libsodium.
     package static func seal(_ plaintext: String, key: [UInt8], nonce: [UInt8] = SecretBox.randomNonce()) -> String? {
         guard let ciphertext = SecretBox.seal(Array(plaintext.utf8), nonce: nonce, key: key) else { return nil }
-        return #"{"nonce":""# + Data(nonce).base64EncodedString() + #"","ciphertext":""# + Data(ciphertext).base64EncodedString() + #""}"#
+        return #"{"nonce":""# + Data(nonce).base64EncodedString() + #"","ciphertext":""#
+            + Data(ciphertext).base64EncodedString() + #""}"#
     }
 
     /// The 32-byte key of a `shared_secret`, or nil when it is not base64 of 32 bytes.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import Foundation
+
 #if canImport(COpenSSLCrypto)
 import COpenSSLCrypto
 #elseif canImport(CryptoKit)
@@ -8,7 +10,6 @@ import CryptoKit
 #if canImport(CSodium)
 import CSodium
 #endif
-import Foundation
 
 /// The shared secrets of private-encrypted channels, as the official server libraries derive them.
 public enum EncryptionMasterKey {
@@ -19,7 +20,8 @@ public enum EncryptionMasterKey {
     /// - Throws: ``PusherError`` `invalidConfiguration` when the master key is not base64 of 32 bytes.
     public static func sharedSecret(forChannel channel: String, masterKey: String) throws(PusherError) -> String {
         guard let key = Data(base64Encoded: masterKey), key.count == 32 else {
-            throw PusherError(.invalidConfiguration, "the encryption master key must be base64 of 32 bytes", channel: channel)
+            throw PusherError(
+                .invalidConfiguration, "the encryption master key must be base64 of 32 bytes", channel: channel)
         }
         return Data(SHA256Digest.hash(Array(channel.utf8) + Array(key))).base64EncodedString()
     }

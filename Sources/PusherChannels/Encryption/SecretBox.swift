@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 #if canImport(CSodium)
 import CSodium
 #endif
-import PusherCore
 
 /// NaCl secretbox (XSalsa20-Poly1305), from the system's libsodium.
 package enum SecretBox {
@@ -29,7 +30,9 @@ package enum SecretBox {
     /// The plaintext, or nil when the ciphertext was not sealed with `key` and `nonce` (or was altered).
     package static func open(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8]? {
         #if canImport(CSodium)
-        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else { return nil }
+        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else {
+            return nil
+        }
         // At least one byte, so the buffer has an address even for an empty plaintext.
         var plaintext = [UInt8](repeating: 0, count: max(1, ciphertext.count - macLength))
         let result = plaintext.withUnsafeMutableBufferPointer { output in
@@ -44,7 +47,9 @@ package enum SecretBox {
     /// Opens a box whose plaintext is UTF-8 text, writing the plaintext into the string's storage.
     package static func openText(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> DecryptionStateMachine.Opened {
         #if canImport(CSodium)
-        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else { return .wrongKey }
+        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else {
+            return .wrongKey
+        }
         let length = ciphertext.count - macLength
         guard length > 0 else {
             return self.open(ciphertext, nonce: nonce, key: key) == nil ? .wrongKey : .plaintext("")
@@ -52,7 +57,8 @@ package enum SecretBox {
         var opened = false
         var isUTF8 = true
         let text = String(unsafeUninitializedCapacity: length) { output in
-            opened = crypto_secretbox_open_easy(output.baseAddress, ciphertext, UInt64(ciphertext.count), nonce, key) == 0
+            opened =
+                crypto_secretbox_open_easy(output.baseAddress, ciphertext, UInt64(ciphertext.count), nonce, key) == 0
             guard opened else { return 0 }
             // The string repairs invalid UTF-8 silently: check the bytes first (ASCII needs no more).
             let bytes = UnsafeBufferPointer(rebasing: output[..<length])

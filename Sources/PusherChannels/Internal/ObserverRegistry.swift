@@ -118,12 +118,16 @@ final class ObserverRegistry: Sendable {
     }
 
     func publish(_ connectionState: ConnectionState) {
-        self.yield(connectionState, storingIn: \.current) { if case .state(let continuation) = $0 { continuation } else { nil } }
+        self.yield(connectionState, storingIn: \.current) {
+            if case .state(let continuation) = $0 { continuation } else { nil }
+        }
     }
 
     /// Publishes a user state; a repeat of the current one is not published again.
     func publish(_ userState: UserState) {
-        self.yield(userState, storingIn: \.user, skipsRepeats: true) { if case .user(let continuation) = $0 { continuation } else { nil } }
+        self.yield(userState, storingIn: \.user, skipsRepeats: true) {
+            if case .user(let continuation) = $0 { continuation } else { nil }
+        }
     }
 
     func report(_ error: PusherError) {
@@ -132,7 +136,9 @@ final class ObserverRegistry: Sendable {
 
     func report(_ failure: DecryptionFailure) {
         self.yield(failure) { observer in
-            guard case .decryption(let channel, let continuation) = observer, channel == nil || channel == failure.channel else { return nil }
+            guard case .decryption(let channel, let continuation) = observer,
+                channel == nil || channel == failure.channel
+            else { return nil }
             return continuation
         }
     }
@@ -143,7 +149,9 @@ final class ObserverRegistry: Sendable {
 
     func notify(_ event: SubscriptionEvent) {
         self.yield(event) { observer in
-            guard case .subscription(let channel, let continuation) = observer, channel == nil || channel == event.channel else { return nil }
+            guard case .subscription(let channel, let continuation) = observer,
+                channel == nil || channel == event.channel
+            else { return nil }
             return continuation
         }
     }

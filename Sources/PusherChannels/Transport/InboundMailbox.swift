@@ -59,7 +59,8 @@ package final class InboundMailbox: Sendable {
     /// task is cancelled.
     package func take() async -> [ClientEngine.InboundFrame]? {
         while true {
-            let (taken, resume) = self.state.withLockedValue { state -> ([ClientEngine.InboundFrame]??, (@Sendable () -> Void)?) in
+            let (taken, resume) = self.state.withLockedValue {
+                state -> ([ClientEngine.InboundFrame]??, (@Sendable () -> Void)?) in
                 var resume: (@Sendable () -> Void)?
                 if state.isPaused {
                     state.isPaused = false

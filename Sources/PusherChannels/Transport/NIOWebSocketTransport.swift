@@ -26,7 +26,8 @@ package struct NIOWebSocketTransport: PusherTransport {
         let eventLoop = self.group.next()
         let mailbox = InboundMailbox()
         let outcome = ConnectionOutcomeBox()
-        let sslContext = try target.useTLS ? Self.makeSSLContext(configuration.tlsConfiguration, host: target.host) : nil
+        let sslContext =
+            try target.useTLS ? Self.makeSSLContext(configuration.tlsConfiguration, host: target.host) : nil
         let upgraded = eventLoop.makePromise(of: Void.self)
         let maximumMessageSize = configuration.maximumMessageSize
         let bootstrap = ClientBootstrap(group: eventLoop)
@@ -37,13 +38,18 @@ package struct NIOWebSocketTransport: PusherTransport {
                     if let sslContext {
                         // No SNI for an IP address (TLS forbids it); NIOSSL then checks the
                         // certificate against the address connected to.
-                        try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
+                        try pipeline.addHandler(
+                            NIOSSLClientHandler(
+                                context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
                         try pipeline.addHandler(TLSFailureHandler(host: target.host))
                     }
-                    let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maximumMessageSize, automaticErrorHandling: false) { channel, _ in
+                    let upgrader = NIOWebSocketClientUpgrader(
+                        maxFrameSize: maximumMessageSize, automaticErrorHandling: false
+                    ) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(
-                                PusherFrameHandler(mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize)
+                                PusherFrameHandler(
+                                    mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize)
                             )
                             upgraded.succeed()
                         }
@@ -52,9 +58,12 @@ package struct NIOWebSocketTransport: PusherTransport {
                     let boundRequestHandler = NIOLoopBound(requestHandler, eventLoop: channel.eventLoop)
                     try pipeline.addHTTPClientHandlers(
                         leftOverBytesStrategy: .forwardBytes,
-                        withClientUpgrade: (upgraders: [upgrader], completionHandler: { context in
-                            context.pipeline.syncOperations.removeHandler(boundRequestHandler.value, promise: nil)
-                        })
+                        withClientUpgrade: (
+                            upgraders: [upgrader],
+                            completionHandler: { context in
+                                context.pipeline.syncOperations.removeHandler(boundRequestHandler.value, promise: nil)
+                            }
+                        )
                     )
                     try pipeline.addHandler(requestHandler)
                 }
@@ -88,7 +97,9 @@ package struct NIOWebSocketTransport: PusherTransport {
         return nil
     }
 
-    private static func makeSSLContext(_ configuration: TLSConfiguration?, host: String) throws(PusherError) -> NIOSSLContext {
+    private static func makeSSLContext(_ configuration: TLSConfiguration?, host: String) throws(PusherError)
+        -> NIOSSLContext
+    {
         do {
             return try NIOSSLContext(configuration: configuration ?? .makeClientConfiguration())
         } catch {
@@ -114,7 +125,8 @@ package struct NIOWebSocketTransport: PusherTransport {
             guard self.outcome.startClose() else { return }
             var data = self.channel.allocator.buffer(capacity: 2)
             data.write(webSocketErrorCode: .normalClosure)
-            try await self.channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+            try await self.channel.writeAndFlush(
+                WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
         }
     }
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 
+import NIOSSL
+import PusherCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOSSL
-import PusherCore
 
 extension PusherError {
     /// A TLS failure in plain words, naming the host: an untrusted certificate, one for another
@@ -23,11 +24,15 @@ extension PusherError {
         peerCertificate: NIOSSLCertificate? = nil,
         now: Int = Int(Date().timeIntervalSince1970)
     ) -> PusherError? {
-        guard let reason = Self.tlsReason(error, host: host, peerCertificate: peerCertificate, now: now) else { return nil }
+        guard let reason = Self.tlsReason(error, host: host, peerCertificate: peerCertificate, now: now) else {
+            return nil
+        }
         return PusherError(.tlsFailed, "TLS handshake with \(host) failed: \(reason)")
     }
 
-    private static func tlsReason(_ error: any Error, host: String, peerCertificate: NIOSSLCertificate?, now: Int) -> String? {
+    private static func tlsReason(_ error: any Error, host: String, peerCertificate: NIOSSLCertificate?, now: Int)
+        -> String?
+    {
         if let error = error as? NIOSSLExtraError {
             switch error {
             case .failedToValidateHostname:
@@ -70,7 +75,8 @@ extension PusherError {
                 return "the server's certificate is not valid before \(Self.day(Int(certificate.notValidBefore)))"
             }
         }
-        return "the server's certificate is not trusted (self-signed, or issued by a certificate authority that is not trusted)"
+        return
+            "the server's certificate is not trusted (self-signed, or issued by a certificate authority that is not trusted)"
     }
 
     /// BoringSSL's reason names in an error (such as `CERTIFICATE_VERIFY_FAILED`), without the
@@ -78,7 +84,8 @@ extension PusherError {
     private static func reasons(_ error: BoringSSLError) -> [String] {
         let stack: NIOBoringSSLErrorStack
         switch error {
-        case .sslError(let errors), .unknownError(let errors), .invalidSNIName(let errors), .failedToSetALPN(let errors):
+        case .sslError(let errors), .unknownError(let errors), .invalidSNIName(let errors),
+            .failedToSetALPN(let errors):
             stack = errors
         default:
             return ["\(error)"]

@@ -67,7 +67,9 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         let frame = self.unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary:
-            guard self.fragments == nil else { return self.fail(context, .protocolError, "a new message began inside a fragmented one") }
+            guard self.fragments == nil else {
+                return self.fail(context, .protocolError, "a new message began inside a fragmented one")
+            }
             if frame.fin {
                 self.append(frame.unmaskedData, isText: frame.opcode == .text)
             } else {
@@ -75,7 +77,9 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
                 self.fragmentsAreText = frame.opcode == .text
             }
         case .continuation:
-            guard var fragments = self.fragments else { return self.fail(context, .protocolError, "a continuation frame without a message") }
+            guard var fragments = self.fragments else {
+                return self.fail(context, .protocolError, "a continuation frame without a message")
+            }
             var data = frame.unmaskedData
             guard fragments.readableBytes + data.readableBytes <= self.maximumMessageSize else {
                 return self.closeForMessageTooLarge(context)
@@ -102,7 +106,9 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
                 var echo = context.channel.allocator.buffer(capacity: 2)
                 echo.writeInteger(UInt16(code == 1005 ? 1000 : code))
                 let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: echo)
-                context.writeAndFlush(self.wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                context.writeAndFlush(self.wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
             } else {
                 context.close(promise: nil)
             }
@@ -173,6 +179,8 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
-        context.writeAndFlush(self.wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        context.writeAndFlush(self.wrapOutboundOut(frame)).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
     }
 }

@@ -31,7 +31,8 @@ final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChannelHandle
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // A response that reaches this handler was not an upgrade.
         if case .head(let head) = self.unwrapInboundIn(data) {
-            self.upgraded.fail(PusherError(.transportFailed, "the server refused the WebSocket upgrade: HTTP \(head.status.code)"))
+            self.upgraded.fail(
+                PusherError(.transportFailed, "the server refused the WebSocket upgrade: HTTP \(head.status.code)"))
             context.close(promise: nil)
         }
     }

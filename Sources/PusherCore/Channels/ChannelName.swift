@@ -20,7 +20,8 @@ package struct ChannelName: Sendable, Hashable, CustomStringConvertible {
     package init(validating name: String) throws(PusherError) {
         guard !name.isEmpty else { throw PusherError(.invalidChannelName, "channel name is empty") }
         guard name.utf8.count <= Self.maximumLength else {
-            throw PusherError(.invalidChannelName, "channel name is longer than \(Self.maximumLength) characters", channel: name)
+            throw PusherError(
+                .invalidChannelName, "channel name is longer than \(Self.maximumLength) characters", channel: name)
         }
         if name.hasPrefix("#") {
             throw PusherError(.invalidChannelName, "names starting with '#' are reserved", channel: name)

@@ -178,7 +178,10 @@ package struct ConnectionStateMachine: Sendable {
             return [.closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
         case .connected(let attempt, _, _, _, _):
             self.closing[attempt.generation] = now
-            return [.connectionLost, .closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
+            return [
+                .connectionLost, .closeConnection(generation: attempt.generation),
+                .rearmWatchdog(generation: attempt.generation),
+            ]
         }
     }
 
@@ -245,9 +248,15 @@ package struct ConnectionStateMachine: Sendable {
     /// ping at once and expect an answer within the pong timeout. Does nothing unless connected or
     /// when a ping is already outstanding.
     package mutating func checkConnection(at now: Duration) -> [Action] {
-        guard case .connected(let attempt, let socketID, let activityTimeout, nil, let since) = self.state else { return [] }
-        self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now, since: since)
-        return [.send(generation: attempt.generation, text: OutboundMessage.ping), .rearmWatchdog(generation: attempt.generation)]
+        guard case .connected(let attempt, let socketID, let activityTimeout, nil, let since) = self.state else {
+            return []
+        }
+        self.state = .connected(
+            attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now, since: since)
+        return [
+            .send(generation: attempt.generation, text: OutboundMessage.ping),
+            .rearmWatchdog(generation: attempt.generation),
+        ]
     }
 
     /// A `pusher:ping` arrived: answer it.
@@ -312,8 +321,10 @@ package struct ConnectionStateMachine: Sendable {
             guard elapsed >= self.configuration.handshakeTimeout else {
                 return (.sleep(self.configuration.handshakeTimeout - elapsed), [])
             }
-            let cause = PusherError(.handshakeTimeout, "no pusher:connection_established within \(self.configuration.handshakeTimeout)")
-            let actions = [Action.abortConnection(generation: generation)]
+            let cause = PusherError(
+                .handshakeTimeout, "no pusher:connection_established within \(self.configuration.handshakeTimeout)")
+            let actions =
+                [Action.abortConnection(generation: generation)]
                 + self.connectionEnded(generation: generation, cause: cause, at: now, random: random)
             return (.stop, actions)
 
@@ -325,18 +336,21 @@ package struct ConnectionStateMachine: Sendable {
                     return (.sleep(self.configuration.pongTimeout - waited), [])
                 }
                 let cause = PusherError(.pongTimeout, "no reply to ping within \(self.configuration.pongTimeout)")
-                let actions = [Action.abortConnection(generation: generation)]
+                let actions =
+                    [Action.abortConnection(generation: generation)]
                     + self.connectionEnded(generation: generation, cause: cause, at: now, random: random)
                 return (.stop, actions)
             }
             let idle = now - self.lastActivity
             guard idle >= activityTimeout else {
                 if pingSentAt != nil {
-                    self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil, since: since)
+                    self.state = .connected(
+                        attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil, since: since)
                 }
                 return (.sleep(activityTimeout - idle), [])
             }
-            self.state = .connected(attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now, since: since)
+            self.state = .connected(
+                attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: now, since: since)
             return (.sleep(self.configuration.pongTimeout), [.send(generation: generation, text: OutboundMessage.ping)])
 
         default:
@@ -355,14 +369,16 @@ package struct ConnectionStateMachine: Sendable {
         return [.openConnection(generation: attempt.generation)] + self.publish(.connecting(attempt: attempt.attempt))
     }
 
-    private mutating func becomeConnected(_ attempt: Attempt, _ established: Established, at now: Duration) -> [Action] {
+    private mutating func becomeConnected(_ attempt: Attempt, _ established: Established, at now: Duration) -> [Action]
+    {
         var timeout = self.configuration.activityTimeout
         if let server = established.activityTimeout, server > .zero, server < timeout { timeout = server }
         self.lastActivity = now
         self.deliveredChannelEvent = false
         // The counters are kept until the connection proves healthy (see `connectionEnded`): a
         // server that completes the handshake and closes at once must still meet the backoff.
-        self.state = .connected(attempt, socketID: established.socketID, activityTimeout: timeout, pingSentAt: nil, since: now)
+        self.state = .connected(
+            attempt, socketID: established.socketID, activityTimeout: timeout, pingSentAt: nil, since: now)
         return self.publish(.connected(socketID: established.socketID))
             + [.connectionReady(socketID: established.socketID), .rearmWatchdog(generation: attempt.generation)]
     }

@@ -33,12 +33,17 @@ public struct PusherEndpoint: Sendable, Hashable {
     package func url(key: String, client: String, version: String) throws(PusherError) -> String {
         try Self.validateHost(self.host)
         guard !key.isEmpty, key.utf8.count <= 256, key.utf8.allSatisfy(PercentEncoding.isUnreserved) else {
-            throw PusherError(.invalidConfiguration, "invalid app key: it must be 1–256 letters, digits, '-', '.', '_' or '~'")
+            throw PusherError(
+                .invalidConfiguration, "invalid app key: it must be 1–256 letters, digits, '-', '.', '_' or '~'")
         }
         let port = self.port ?? (self.useTLS ? 443 : 80)
-        guard (1...65535).contains(port) else { throw PusherError(.invalidConfiguration, "invalid port \(port): it must be 1–65535") }
+        guard (1...65535).contains(port) else {
+            throw PusherError(.invalidConfiguration, "invalid port \(port): it must be 1–65535")
+        }
         guard self.path.utf8.allSatisfy({ PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "/") }) else {
-            throw PusherError(.invalidConfiguration, "invalid path '\(Self.printable(self.path))': only letters, digits, '-', '.', '_', '~' and '/'")
+            throw PusherError(
+                .invalidConfiguration,
+                "invalid path '\(Self.printable(self.path))': only letters, digits, '-', '.', '_', '~' and '/'")
         }
         var prefix = self.path
         while prefix.hasSuffix("/") { prefix.removeLast() }
@@ -50,17 +55,21 @@ public struct PusherEndpoint: Sendable, Hashable {
     }
 
     private static func validateHost(_ host: String) throws(PusherError) {
-        let invalid = PusherError(.invalidConfiguration, "invalid host '\(Self.printable(host))': expected a DNS name or an IP address")
+        let invalid = PusherError(
+            .invalidConfiguration, "invalid host '\(Self.printable(host))': expected a DNS name or an IP address")
         if host.hasPrefix("[") {
             // A bracketed IPv6 literal.
             guard host.hasSuffix("]"), host.utf8.count > 2,
-                host.utf8.dropFirst().dropLast().allSatisfy({ Self.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+                host.utf8.dropFirst().dropLast().allSatisfy({
+                    Self.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+                })
             else { throw invalid }
             return
         }
         if host.contains(":") {
             // A bare IPv6 literal.
-            guard host.utf8.allSatisfy({ Self.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { throw invalid }
+            guard host.utf8.allSatisfy({ Self.isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { throw invalid }
             return
         }
         let name = host.hasSuffix(".") ? String(host.dropLast()) : host
@@ -68,7 +77,10 @@ public struct PusherEndpoint: Sendable, Hashable {
         if name.hasPrefix("ws-"), name.hasSuffix(".pusher.com") {
             let cluster = name.dropFirst(3).dropLast(11)
             guard !cluster.isEmpty, cluster.utf8.count <= 60, cluster.utf8.allSatisfy(Self.isLabelByte) else {
-                throw PusherError(.invalidConfiguration, "invalid cluster '\(Self.printable(String(cluster)))': expected one DNS label such as 'eu' or 'mt1'")
+                throw PusherError(
+                    .invalidConfiguration,
+                    "invalid cluster '\(Self.printable(String(cluster)))': expected one DNS label such as 'eu' or 'mt1'"
+                )
             }
         }
         for label in name.split(separator: ".", omittingEmptySubsequences: false) {
@@ -80,7 +92,8 @@ public struct PusherEndpoint: Sendable, Hashable {
 
     private static func isLabelByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "-"), UInt8(ascii: "_"):
             true
         default: false
@@ -89,7 +102,9 @@ public struct PusherEndpoint: Sendable, Hashable {
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
         default: false
         }
     }

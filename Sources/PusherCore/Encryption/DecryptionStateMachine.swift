@@ -70,7 +70,10 @@ package struct DecryptionStateMachine: Sendable {
     package mutating func removed(_ channel: String) -> [Action] {
         guard let state = self.channels.removeValue(forKey: channel) else { return [] }
         return state.held.map {
-            .report(DecryptionFailure(channel: channel, event: $0.event, reason: .channelGone, message: "the channel's subscription ended while its key was reloading"))
+            .report(
+                DecryptionFailure(
+                    channel: channel, event: $0.event, reason: .channelGone,
+                    message: "the channel's subscription ended while its key was reloading"))
         }
     }
 
@@ -96,7 +99,9 @@ package struct DecryptionStateMachine: Sendable {
         var actions: [Action] = []
         let limits = self.limits
         // In place: a copy of the channel's state would copy its held events on every append.
-        Self.process(message, channel: channel, state: &self.channels.values[index], actions: &actions, at: now, open: open, limits: limits)
+        Self.process(
+            message, channel: channel, state: &self.channels.values[index], actions: &actions, at: now, open: open,
+            limits: limits)
         return actions
     }
 
@@ -113,7 +118,8 @@ package struct DecryptionStateMachine: Sendable {
         state.held = []
         // Should one of them start another reload, `process` holds it and the rest again.
         for message in held {
-            Self.process(message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
+            Self.process(
+                message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
         }
         self.channels[channel] = state
         return actions
@@ -132,7 +138,8 @@ package struct DecryptionStateMachine: Sendable {
         let rest = state.held.dropFirst()
         state.held = []
         for message in rest {
-            Self.process(message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
+            Self.process(
+                message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
         }
         self.channels[channel] = state
         return actions
@@ -155,7 +162,8 @@ package struct DecryptionStateMachine: Sendable {
                             channel: channel,
                             event: message.event,
                             reason: .heldEventsLimit,
-                            message: "\(limits.maximumHeld) events already wait for the channel's key reload (maximumHeldEncryptedEvents)"
+                            message:
+                                "\(limits.maximumHeld) events already wait for the channel's key reload (maximumHeldEncryptedEvents)"
                         )
                     )
                 )
@@ -169,7 +177,10 @@ package struct DecryptionStateMachine: Sendable {
             state.mayReload = true
             actions.append(.deliver(message, plaintext: plaintext))
         case .malformed(let reason):
-            actions.append(.report(DecryptionFailure(channel: channel, event: message.event, reason: .malformedPayload, message: reason)))
+            actions.append(
+                .report(
+                    DecryptionFailure(
+                        channel: channel, event: message.event, reason: .malformedPayload, message: reason)))
         case .wrongKey where state.mayReload && state.lastReload.map({ now - $0 >= limits.reloadInterval }) ?? true:
             state.isReloading = true
             state.lastReload = now
@@ -179,10 +190,13 @@ package struct DecryptionStateMachine: Sendable {
             // No reload now: either one did not help, or the last one is too recent.
             let why =
                 state.mayReload
-                ? "its key was reloaded less than \(limits.reloadInterval) ago (keyReloadInterval)" : "and a reload did not help"
+                ? "its key was reloaded less than \(limits.reloadInterval) ago (keyReloadInterval)"
+                : "and a reload did not help"
             actions.append(
                 .report(
-                    DecryptionFailure(channel: channel, event: message.event, reason: .cannotDecrypt, message: "the channel's key does not open the event; \(why)")
+                    DecryptionFailure(
+                        channel: channel, event: message.event, reason: .cannotDecrypt,
+                        message: "the channel's key does not open the event; \(why)")
                 )
             )
         }

@@ -15,11 +15,14 @@ package struct EncryptedFields: Sendable, Hashable {
     /// `ciphertext` fields (other fields are skipped).
     package init(parsing data: String) throws(EncryptedFieldsError) {
         do {
-            (self.nonce, self.ciphertext) = try JSONScanner.withBytes(of: data) { (bytes) throws(JSONError) -> (String, String) in
+            (self.nonce, self.ciphertext) = try JSONScanner.withBytes(of: data) {
+                (bytes) throws(JSONError) -> (String, String) in
                 var scanner = JSONScanner(bytes)
                 var nonce: String?
                 var ciphertext: String?
-                guard (try? scanner.peek()) == UInt8(ascii: "{") else { throw JSONError("the data is not a JSON object") }
+                guard (try? scanner.peek()) == UInt8(ascii: "{") else {
+                    throw JSONError("the data is not a JSON object")
+                }
                 try scanner.expect(UInt8(ascii: "{"))
                 if !(try scanner.consume(UInt8(ascii: "}"))) {
                     repeat {

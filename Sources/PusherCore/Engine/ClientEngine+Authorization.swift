@@ -6,7 +6,8 @@ extension ClientEngine {
     /// the subscription.
     mutating func authorize(_ channel: String, socketID: String, to actions: inout [Action]) {
         if let provided = self.providedAuthorizations.removeValue(forKey: channel), provided.socketID == socketID {
-            self.authorizationCompleted(channel: channel, socketID: socketID, result: .success(provided.authorization), to: &actions)
+            self.authorizationCompleted(
+                channel: channel, socketID: socketID, result: .success(provided.authorization), to: &actions)
             return
         }
         guard self.configuration.hasAuthorizer else {
@@ -24,7 +25,9 @@ extension ClientEngine {
 
     /// The authorizer answered for `channel` on `socketID` (late answers for an older socket or a
     /// channel that is gone are ignored).
-    package mutating func authorizationCompleted(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) -> [Action] {
+    package mutating func authorizationCompleted(
+        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>
+    ) -> [Action] {
         var actions: [Action] = []
         self.authorizationCompleted(channel: channel, socketID: socketID, result: result, to: &actions)
         return actions
@@ -47,7 +50,8 @@ extension ClientEngine {
         }
         let kind = ChannelName.kind(of: channel)
         if kind == .presence && authorization.channelData == nil {
-            let error = PusherError(.authorizationFailed, "the authorization of a presence channel has no channel_data", channel: channel)
+            let error = PusherError(
+                .authorizationFailed, "the authorization of a presence channel has no channel_data", channel: channel)
             self.apply(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), to: &actions)
             return
         }
@@ -55,9 +59,13 @@ extension ClientEngine {
         if kind == .privateEncrypted {
             key = authorization.sharedSecret.flatMap(self.configuration.key)
             if key == nil {
-                let problem = authorization.sharedSecret == nil ? "has no shared_secret" : "has a shared_secret that is not base64 of 32 bytes"
-                let error = PusherError(.authorizationFailed, "the authorization of an encrypted channel \(problem)", channel: channel)
-                self.apply(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), to: &actions)
+                let problem =
+                    authorization.sharedSecret == nil
+                    ? "has no shared_secret" : "has a shared_secret that is not base64 of 32 bytes"
+                let error = PusherError(
+                    .authorizationFailed, "the authorization of an encrypted channel \(problem)", channel: channel)
+                self.apply(
+                    self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), to: &actions)
                 return
             }
         }
@@ -83,7 +91,9 @@ extension ClientEngine {
             failure.code = .subscriptionFailed
             failure.channel = channel
             matched = true
-            for action in self.subscriptions.subscriptionFailed(channel, error: failure) { self.apply(action, to: &actions) }
+            for action in self.subscriptions.subscriptionFailed(channel, error: failure) {
+                self.apply(action, to: &actions)
+            }
         }
         return matched
     }
@@ -91,7 +101,9 @@ extension ClientEngine {
     /// Whether `message` names `channel` as a whole word: a run of channel-name characters equal to
     /// it, allowing one trailing `,` or `.` of the sentence.
     static func mentions(_ message: String, channel: String) -> Bool {
-        let isNameCharacter: (Character) -> Bool = { $0.isASCII && ($0.isLetter || $0.isNumber || "_-=@,.;".contains($0)) }
+        let isNameCharacter: (Character) -> Bool = {
+            $0.isASCII && ($0.isLetter || $0.isNumber || "_-=@,.;".contains($0))
+        }
         for token in message.split(whereSeparator: { !isNameCharacter($0) }) {
             if token == channel { return true }
             if let last = token.last, last == "," || last == ".", token.dropLast() == channel { return true }

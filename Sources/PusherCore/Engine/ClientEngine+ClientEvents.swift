@@ -7,21 +7,27 @@ extension ClientEngine {
     /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-`, a public or
     ///   encrypted channel, a channel nobody iterates, or a full queue (`clientEventQueueLimit`
     ///   events wait for the channel's subscription, or for the rate limit in all).
-    package mutating func trigger(_ event: String, on channel: String, data: String, at now: Duration) throws(PusherError) -> [Action] {
+    package mutating func trigger(_ event: String, on channel: String, data: String, at now: Duration)
+        throws(PusherError) -> [Action]
+    {
         guard event.hasPrefix("client-") else {
             throw PusherError(.clientEventRejected, "client event names start with \"client-\"", channel: channel)
         }
         let name = try ChannelName(validating: channel)
         guard name.kind == .private || name.kind == .presence else {
-            throw PusherError(.clientEventRejected, "client events go on private or presence channels, not \(name.kind) ones", channel: channel)
+            throw PusherError(
+                .clientEventRejected, "client events go on private or presence channels, not \(name.kind) ones",
+                channel: channel)
         }
         guard self.consumers.count(on: channel) > 0 else {
-            throw PusherError(.clientEventRejected, "subscribe to the channel (iterate it) before triggering on it", channel: channel)
+            throw PusherError(
+                .clientEventRejected, "subscribe to the channel (iterate it) before triggering on it", channel: channel)
         }
         let text = Self.clientEventText(event, channel: channel, data: data)
         guard self.subscriptions.isSubscribed(channel) else {
             guard self.clientEvents.hold(text, channel: channel) else {
-                throw PusherError(.clientEventRejected, "too many client events wait for the subscription", channel: channel)
+                throw PusherError(
+                    .clientEventRejected, "too many client events wait for the subscription", channel: channel)
             }
             return []
         }
@@ -50,7 +56,8 @@ extension ClientEngine {
 
     /// The text of a client event: `data` goes as JSON when it is a JSON object or array, else as a string.
     static func clientEventText(_ event: String, channel: String, data: String) -> String {
-        var text = #"{"event":"# + JSONWriter.quoted(event) + #","channel":"# + JSONWriter.quoted(channel) + #","data":"#
+        var text =
+            #"{"event":"# + JSONWriter.quoted(event) + #","channel":"# + JSONWriter.quoted(channel) + #","data":"#
         switch try? JSONValue(parsing: data) {
         case .object?, .array?: text += data
         default: text += JSONWriter.quoted(data)
@@ -88,7 +95,10 @@ extension ClientEngine {
     mutating func dropClientEvents(of channel: String, reason: String, to actions: inout [Action]) {
         let dropped = self.clientEvents.drop(channel)
         if dropped > 0 {
-            actions.append(.report(PusherError(.clientEventRejected, "\(dropped) client event(s) not sent: \(reason)", channel: channel)))
+            actions.append(
+                .report(
+                    PusherError(
+                        .clientEventRejected, "\(dropped) client event(s) not sent: \(reason)", channel: channel)))
         }
     }
 }

@@ -45,8 +45,12 @@ extension ClientEngine {
     }
 
     /// The socket of `generation` closed, with the server's close frame if one came.
-    package mutating func transportClosed(generation: Int, closeCode: Int?, reason: String?, at now: Duration, random: Double) -> [Action] {
-        self.apply(self.connection.transportClosed(generation: generation, closeCode: closeCode, reason: reason, at: now, random: random))
+    package mutating func transportClosed(
+        generation: Int, closeCode: Int?, reason: String?, at now: Duration, random: Double
+    ) -> [Action] {
+        self.apply(
+            self.connection.transportClosed(
+                generation: generation, closeCode: closeCode, reason: reason, at: now, random: random))
     }
 
     /// The client closed the socket of `generation` with 1009 because the server sent a message over
@@ -57,16 +61,21 @@ extension ClientEngine {
             "the server sent a message larger than the limit of \(limit) bytes (maximumMessageSize); the client closed the connection with 1009",
             closeCode: 1009
         )
-        return self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
+        return self.apply(
+            self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
     }
 
     /// The socket of `generation` could not be opened or broke.
-    package mutating func transportFailed(generation: Int, error: PusherError, at now: Duration, random: Double) -> [Action] {
+    package mutating func transportFailed(generation: Int, error: PusherError, at now: Duration, random: Double)
+        -> [Action]
+    {
         self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
     }
 
     /// The watchdog of `generation` woke up: how long it sleeps next, and what to do now.
-    package mutating func watchdogFired(generation: Int, at now: Duration, random: Double) -> (ConnectionStateMachine.WatchdogDecision, [Action]) {
+    package mutating func watchdogFired(generation: Int, at now: Duration, random: Double) -> (
+        ConnectionStateMachine.WatchdogDecision, [Action]
+    ) {
         let (decision, actions) = self.connection.watchdogFired(generation: generation, at: now, random: random)
         return (decision, self.apply(actions))
     }
@@ -86,7 +95,8 @@ extension ClientEngine {
             case .closeConnection(let generation): actions.append(.closeConnection(generation: generation))
             case .abortConnection(let generation): actions.append(.abortConnection(generation: generation))
             case .rearmWatchdog(let generation): actions.append(.rearmWatchdog(generation: generation))
-            case .startReconnectTimer(let generation, let delay): actions.append(.startReconnectTimer(generation: generation, delay: delay))
+            case .startReconnectTimer(let generation, let delay):
+                actions.append(.startReconnectTimer(generation: generation, delay: delay))
             case .cancelReconnectTimer(let generation): actions.append(.cancelReconnectTimer(generation: generation))
             case .publishState(let state):
                 actions.append(.publishState(state))

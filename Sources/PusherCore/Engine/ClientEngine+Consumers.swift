@@ -47,7 +47,9 @@ extension ClientEngine {
                 throw PusherError(.invalidChannelName, "membership is only known on presence- channels", channel: name)
             }
             let id = self.consumers.add(.presence(name))
-            if let roster = self.rosters[name] { actions.append(.deliverPresence(.snapshot(roster.snapshot), consumer: id)) }
+            if let roster = self.rosters[name] {
+                actions.append(.deliverPresence(.snapshot(roster.snapshot), consumer: id))
+            }
             self.consumerAdded(on: channel, to: &actions)
             return (id, actions)
         case .all:
@@ -86,11 +88,15 @@ extension ClientEngine {
     }
 
     /// Validates `name` for subscribing: a valid name, a supported kind, an authorizer if needed.
-    private mutating func subscribableChannel(_ name: String, provided: ProvidedAuthorization?) throws(PusherError) -> ChannelName {
+    private mutating func subscribableChannel(_ name: String, provided: ProvidedAuthorization?) throws(PusherError)
+        -> ChannelName
+    {
         let channel = try ChannelName(validating: name)
         if channel.kind == .privateEncrypted {
             guard self.configuration.encryptionAvailable else {
-                throw PusherError(.encryptionUnavailable, "private-encrypted channels need libsodium, which this build lacks", channel: name)
+                throw PusherError(
+                    .encryptionUnavailable, "private-encrypted channels need libsodium, which this build lacks",
+                    channel: name)
             }
             if provided != nil {
                 throw PusherError(
@@ -102,13 +108,17 @@ extension ClientEngine {
         }
         if let provided {
             guard channel.kind == .private || channel.kind == .presence else {
-                throw PusherError(.invalidConfiguration, "a provided authorization is only accepted for private and presence channels", channel: name)
+                throw PusherError(
+                    .invalidConfiguration,
+                    "a provided authorization is only accepted for private and presence channels", channel: name)
             }
             self.providedAuthorizations[name] = provided
             return channel
         }
         if channel.requiresAuthorization && !self.configuration.hasAuthorizer {
-            throw PusherError(.authorizationRequired, "\(channel.kind) channels need an authorizer (PusherClientOptions.authorizer)", channel: name)
+            throw PusherError(
+                .authorizationRequired, "\(channel.kind) channels need an authorizer (PusherClientOptions.authorizer)",
+                channel: name)
         }
         return channel
     }
@@ -122,7 +132,9 @@ extension ClientEngine {
             self.authorize(channel.rawValue, socketID: socketID, to: &actions)
         case .subscribe(let channel, let auth, let channelData):
             if channel.kind == .presence { self.presenceChannelData[channel.rawValue] = channelData }
-            self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData), to: &actions)
+            self.sendOnReadyConnection(
+                OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData), to: &actions
+            )
         case .unsubscribe(let channel):
             self.dropClientEvents(of: channel, reason: "the channel was unsubscribed", to: &actions)
             self.apply(self.decryption.removed(channel), to: &actions)

@@ -10,7 +10,10 @@ extension ClientEngine {
                 self.fanOut(ChannelEvent(message, channel: channel, data: plaintext), to: consumers, into: &actions)
             case .reload(let channel):
                 guard let socketID = self.connection.publicState.socketID else {
-                    self.apply(self.decryption.reloadFailed(channel, message: "not connected", at: self.now, open: self.configuration.open), to: &actions)
+                    self.apply(
+                        self.decryption.reloadFailed(
+                            channel, message: "not connected", at: self.now, open: self.configuration.open),
+                        to: &actions)
                     continue
                 }
                 actions.append(.reloadKey(channel: channel, socketID: socketID))
@@ -22,19 +25,27 @@ extension ClientEngine {
 
     /// The authorizer answered a key reload of `channel`. An answer for an older socket is stale:
     /// the channel was subscribed again with a fresh key since.
-    package mutating func keyReloaded(channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>) -> [Action] {
+    package mutating func keyReloaded(
+        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>
+    ) -> [Action] {
         guard self.connection.publicState.socketID == socketID else { return [] }
         var actions: [Action] = []
         let open = self.configuration.open
         switch result {
         case .success(let authorization):
             guard let key = authorization.sharedSecret.flatMap(self.configuration.key) else {
-                self.apply(self.decryption.reloadFailed(channel, message: "the reloaded authorization has no usable shared_secret", at: self.now, open: open), to: &actions)
+                self.apply(
+                    self.decryption.reloadFailed(
+                        channel, message: "the reloaded authorization has no usable shared_secret", at: self.now,
+                        open: open), to: &actions)
                 return actions
             }
             self.apply(self.decryption.reloadSucceeded(channel, key: key, at: self.now, open: open), to: &actions)
         case .failure(let error):
-            self.apply(self.decryption.reloadFailed(channel, message: "the key reload failed: \(error.message)", at: self.now, open: open), to: &actions)
+            self.apply(
+                self.decryption.reloadFailed(
+                    channel, message: "the key reload failed: \(error.message)", at: self.now, open: open), to: &actions
+            )
         }
         return actions
     }

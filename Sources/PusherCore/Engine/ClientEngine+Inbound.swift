@@ -24,7 +24,9 @@ extension ClientEngine {
     /// ``received(_:generation:at:)`` appending to the caller's buffer, so a driver can reuse one.
     /// Takes a concrete slice (not a generic sequence): called from another module, a generic
     /// would not be specialised and would look up metadata for every frame.
-    package mutating func received(_ frames: ArraySlice<InboundFrame>, generation: Int, at now: Duration, into actions: inout [Action]) {
+    package mutating func received(
+        _ frames: ArraySlice<InboundFrame>, generation: Int, at now: Duration, into actions: inout [Action]
+    ) {
         let isActive = generation == self.connection.activeGeneration
         guard isActive || self.connection.isLive(generation) else { return }
         self.now = now
@@ -84,19 +86,28 @@ extension ClientEngine {
         for id in self.consumers.all { actions.append(.deliver(event, consumer: id)) }
     }
 
-    private mutating func handleProtocolMessage(_ message: PusherMessage, generation: Int, at now: Duration, into actions: inout [Action]) {
+    private mutating func handleProtocolMessage(
+        _ message: PusherMessage, generation: Int, at now: Duration, into actions: inout [Action]
+    ) {
         switch message.event {
         case PusherEventName.connectionEstablished:
             guard let data = try? message.parsedData(), let socketID = data["socket_id"]?.stringValue else {
-                actions.append(.report(PusherError(.malformedMessage, "pusher:connection_established without a socket_id")))
+                actions.append(
+                    .report(PusherError(.malformedMessage, "pusher:connection_established without a socket_id")))
                 return
             }
             if self.connection.isConnected(generation) {
-                actions.append(.report(PusherError(.protocolViolation, "ignored a second pusher:connection_established on a connected socket")))
+                actions.append(
+                    .report(
+                        PusherError(
+                            .protocolViolation, "ignored a second pusher:connection_established on a connected socket"))
+                )
                 return
             }
             let activityTimeout = data["activity_timeout"]?.intValue.map { Duration.seconds($0) }
-            actions += self.apply(self.connection.connectionEstablished(generation: generation, socketID: socketID, activityTimeout: activityTimeout, at: now))
+            actions += self.apply(
+                self.connection.connectionEstablished(
+                    generation: generation, socketID: socketID, activityTimeout: activityTimeout, at: now))
         case PusherEventName.ping:
             actions += self.apply(self.connection.pingReceived(generation: generation))
         case PusherEventName.pong:
@@ -123,20 +134,25 @@ extension ClientEngine {
             var error = Self.serverError(from: message)
             error.code = .subscriptionFailed
             error.channel = channel
-            for action in self.subscriptions.subscriptionFailed(channel, error: error) { self.apply(action, to: &actions) }
+            for action in self.subscriptions.subscriptionFailed(channel, error: error) {
+                self.apply(action, to: &actions)
+            }
         case PusherEventName.signInSuccess:
             let userData = (try? message.parsedData())?["user_data"]?.stringValue
             self.apply(self.signInMachine.signInSucceeded(userData: userData), to: &actions)
         case PusherEventName.watchlistEvents:
             do {
-                for event in try WatchlistEvent.events(from: try message.parsedData()) { actions.append(.notifyWatchlist(event)) }
+                for event in try WatchlistEvent.events(from: try message.parsedData()) {
+                    actions.append(.notifyWatchlist(event))
+                }
             } catch {
                 actions.append(.report(error))
             }
         case PusherEventName.subscriptionCount:
             guard let channel = message.channel, self.consumers.channels[channel] != nil else { return }
             guard let count = (try? message.parsedData())?["subscription_count"]?.intValue else {
-                actions.append(.report(PusherError(.malformedMessage, "subscription_count without a count", channel: channel)))
+                actions.append(
+                    .report(PusherError(.malformedMessage, "subscription_count without a count", channel: channel)))
                 return
             }
             actions.append(.notifySubscriptionCount(count, channel: channel))

@@ -5,7 +5,8 @@ extension ClientEngine {
     mutating func presenceSubscribed(_ channel: String, _ message: PusherMessage, into actions: inout [Action]) {
         var roster = PresenceRoster(maximumMembers: self.configuration.maximumPresenceMembers)
         do {
-            let (change, overflow) = try roster.reset(subscriptionData: try message.parsedData(), channelData: self.presenceChannelData[channel])
+            let (change, overflow) = try roster.reset(
+                subscriptionData: try message.parsedData(), channelData: self.presenceChannelData[channel])
             self.rosters[channel] = roster
             if var overflow {
                 overflow.channel = channel
@@ -36,6 +37,8 @@ extension ClientEngine {
     }
 
     private func notifyPresence(_ change: PresenceChange, on channel: String, into actions: inout [Action]) {
-        for id in self.consumers.channels[channel]?.presence ?? [] { actions.append(.deliverPresence(change, consumer: id)) }
+        for id in self.consumers.channels[channel]?.presence ?? [] {
+            actions.append(.deliverPresence(change, consumer: id))
+        }
     }
 }

@@ -28,8 +28,10 @@ extension ClientEngine {
         for action in signInActions {
             switch action {
             case .authenticate(let socketID): actions.append(.authenticateUser(socketID: socketID))
-            case .sendSignIn(let auth, let userData): self.sendOnReadyConnection(OutboundMessage.signIn(auth: auth, userData: userData), to: &actions)
-            case .subscribe(let channel): self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel), to: &actions)
+            case .sendSignIn(let auth, let userData):
+                self.sendOnReadyConnection(OutboundMessage.signIn(auth: auth, userData: userData), to: &actions)
+            case .subscribe(let channel):
+                self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel), to: &actions)
             case .publish(let state): actions.append(.publishUser(state))
             case .report(let error): actions.append(.report(error))
             }

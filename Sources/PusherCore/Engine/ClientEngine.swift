@@ -75,8 +75,10 @@ package struct ClientEngine: Sendable {
     package init(configuration: Configuration) {
         self.configuration = configuration
         self.connection = ConnectionStateMachine(configuration: configuration.connection)
-        self.decryption = DecryptionStateMachine(maximumHeld: configuration.maximumHeldEncryptedEvents, reloadInterval: configuration.keyReloadInterval)
-        self.clientEvents = ClientEventQueue(rateLimit: configuration.clientEventRateLimit, queueLimit: configuration.clientEventQueueLimit)
+        self.decryption = DecryptionStateMachine(
+            maximumHeld: configuration.maximumHeldEncryptedEvents, reloadInterval: configuration.keyReloadInterval)
+        self.clientEvents = ClientEventQueue(
+            rateLimit: configuration.clientEventRateLimit, queueLimit: configuration.clientEventQueueLimit)
     }
 
     // MARK: Reading

@@ -14,12 +14,16 @@ package struct PresenceRoster: Sendable, Hashable {
     package var count: Int { self.members.count }
 
     private var limitError: PusherError {
-        PusherError(.limitExceeded, "the presence channel has more than \(self.maximumMembers) members (maximumPresenceMembers); the others are not tracked")
+        PusherError(
+            .limitExceeded,
+            "the presence channel has more than \(self.maximumMembers) members (maximumPresenceMembers); the others are not tracked"
+        )
     }
 
     package var snapshot: PresenceSnapshot {
         let members = self.members.values.sorted { $0.userID < $1.userID }
-        return PresenceSnapshot(members: members, me: self.myID.flatMap { self.members[$0] ?? PresenceMember(userID: $0) })
+        return PresenceSnapshot(
+            members: members, me: self.myID.flatMap { self.members[$0] ?? PresenceMember(userID: $0) })
     }
 
     /// Replaces the membership with `pusher_internal:subscription_succeeded`'s
@@ -57,7 +61,9 @@ package struct PresenceRoster: Sendable, Hashable {
     /// `pusher_internal:member_added`: adds the member, or updates one already present (no double
     /// counting).
     package mutating func memberAdded(_ data: JSONValue) throws(PusherError) -> PresenceChange {
-        guard let id = data["user_id"]?.idValue else { throw PusherError(.malformedMessage, "member_added without a user_id") }
+        guard let id = data["user_id"]?.idValue else {
+            throw PusherError(.malformedMessage, "member_added without a user_id")
+        }
         let info = data["user_info"]
         let member = PresenceMember(userID: id, userInfo: info == .null ? nil : info)
         guard self.members.count < self.maximumMembers || self.members[id] != nil else { throw self.limitError }
@@ -67,7 +73,9 @@ package struct PresenceRoster: Sendable, Hashable {
 
     /// `pusher_internal:member_removed`: removes the member; an unknown id changes nothing (nil).
     package mutating func memberRemoved(_ data: JSONValue) throws(PusherError) -> PresenceChange? {
-        guard let id = data["user_id"]?.idValue else { throw PusherError(.malformedMessage, "member_removed without a user_id") }
+        guard let id = data["user_id"]?.idValue else {
+            throw PusherError(.malformedMessage, "member_removed without a user_id")
+        }
         return self.members.removeValue(forKey: id).map(PresenceChange.removed)
     }
 }

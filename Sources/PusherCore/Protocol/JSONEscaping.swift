@@ -88,7 +88,8 @@ enum JSONEscaping {
                 var scalar = hexValue(source, at: read)
                 read += 4
                 if (0xD800...0xDBFF).contains(scalar) {
-                    if read + 6 <= source.count, source[read] == UInt8(ascii: "\\"), source[read + 1] == UInt8(ascii: "u"),
+                    if read + 6 <= source.count, source[read] == UInt8(ascii: "\\"),
+                        source[read + 1] == UInt8(ascii: "u"),
                         case let low = hexValue(source, at: read + 2), (0xDC00...0xDFFF).contains(low)
                     {
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -128,7 +129,9 @@ enum JSONEscaping {
 
     /// Writes `scalar` (a valid scalar value: not a surrogate, at most U+10FFFF) as UTF-8 at `index`;
     /// returns how many bytes it wrote.
-    private static func writeUTF8(_ scalar: UInt32, into output: UnsafeMutableBufferPointer<UInt8>, at index: Int) -> Int {
+    private static func writeUTF8(_ scalar: UInt32, into output: UnsafeMutableBufferPointer<UInt8>, at index: Int)
+        -> Int
+    {
         switch scalar {
         case ..<0x80:
             output[index] = UInt8(truncatingIfNeeded: scalar)

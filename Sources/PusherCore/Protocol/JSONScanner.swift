@@ -17,14 +17,19 @@ struct JSONScanner: ~Copyable {
     var isAtEnd: Bool { self.position >= self.bytes.count }
 
     /// Runs `body` over the UTF-8 bytes of `text`, making them contiguous first if needed.
-    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R) throws(JSONError) -> R {
+    static func withBytes<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R)
+        throws(JSONError) -> R
+    {
         var text = text
         return try text.withUTF8 { bytes in Result { () throws(JSONError) -> R in try body(bytes) } }.get()
     }
 
     /// Runs `body` over `bytes` seen as UTF-8 code units.
-    static func withBytes<R>(of bytes: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R) throws(JSONError) -> R {
-        try bytes.withMemoryRebound(to: UInt8.self) { bytes in Result { () throws(JSONError) -> R in try body(bytes) } }.get()
+    static func withBytes<R>(
+        of bytes: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(JSONError) -> R
+    ) throws(JSONError) -> R {
+        try bytes.withMemoryRebound(to: UInt8.self) { bytes in Result { () throws(JSONError) -> R in try body(bytes) } }
+            .get()
     }
 
     @inline(__always)

@@ -152,8 +152,12 @@ package struct SubscriptionStateMachine: Sendable {
     }
 
     /// The authorizer answered for `channel` on `socketID`.
-    package mutating func authorizationSucceeded(_ channel: String, socketID: String, authorization auth: String, channelData: String?) -> Action? {
-        guard var entry = self.entries[channel], entry.server == .authorizing(socketID: socketID), socketID == self.socketID else {
+    package mutating func authorizationSucceeded(
+        _ channel: String, socketID: String, authorization auth: String, channelData: String?
+    ) -> Action? {
+        guard var entry = self.entries[channel], entry.server == .authorizing(socketID: socketID),
+            socketID == self.socketID
+        else {
             return nil  // stale: a request for the current socket is under way, or the channel is gone
         }
         guard entry.consumers > 0 else {
@@ -168,7 +172,9 @@ package struct SubscriptionStateMachine: Sendable {
     /// The authorizer failed for `channel` on `socketID`. Its consumers are failed; subscribing again
     /// retries.
     package mutating func authorizationFailed(_ channel: String, socketID: String, error: PusherError) -> Action? {
-        guard let entry = self.entries[channel], entry.server == .authorizing(socketID: socketID), socketID == self.socketID else {
+        guard let entry = self.entries[channel], entry.server == .authorizing(socketID: socketID),
+            socketID == self.socketID
+        else {
             return nil
         }
         self.entries[channel] = nil

@@ -30,7 +30,9 @@ struct ChaosTests {
 
     static let channels = ["chaos-a", "chaos-b", "chaos-c"]
 
-    @Test("200 rounds of drops, half-open sockets, refusals and restarts: nothing lost or duplicated", arguments: [UInt64(7), 2026])
+    @Test(
+        "200 rounds of drops, half-open sockets, refusals and restarts: nothing lost or duplicated",
+        arguments: [UInt64(7), 2026])
     func rounds(seed: UInt64) async throws {
         var random = SeededGenerator(state: seed)
         try await withInMemoryClient(options: { $0.activityTimeout = .seconds(120) }) { harness in
@@ -54,9 +56,12 @@ struct ChaosTests {
                     var subscribed: [String] = []
                     while subscribed.count < Self.channels.count {
                         let message = await peer.nextMessage(named: "pusher:subscribe")
-                        guard let channel = Self.channels.first(where: { message.contains(#""\#($0)""#) }) else { continue }
+                        guard let channel = Self.channels.first(where: { message.contains(#""\#($0)""#) }) else {
+                            continue
+                        }
                         subscribed.append(channel)
-                        peer.send(#"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)
+                        peer.send(
+                            #"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)
                     }
                     #expect(Set(subscribed) == Set(Self.channels), "round \(round): each channel subscribed once")
                     for channel in Self.channels {
@@ -68,7 +73,9 @@ struct ChaosTests {
                         #expect(got[event.channel] == nil, "round \(round): a duplicate on \(event.channel)")
                         got[event.channel] = event.data
                     }
-                    #expect(got == Dictionary(uniqueKeysWithValues: Self.channels.map { ($0, "\(round)") }), "round \(round)")
+                    #expect(
+                        got == Dictionary(uniqueKeysWithValues: Self.channels.map { ($0, "\(round)") }),
+                        "round \(round)")
                     // No subscription was sent twice on this connection.
                     #expect(peer.received.filter { $0.contains("pusher:subscribe") }.count == Self.channels.count)
 
@@ -96,7 +103,9 @@ struct ChaosTests {
                         await harness.clock.waitForSleepers()
                         harness.clock.advance(by: .seconds(30))
                         let cause = await states.collect { $0.isReconnecting }.last.flatMap(\.reconnectCause)
-                        #expect(cause?.code == .pongTimeout, "round \(round): the half-open socket is found by the pong timeout")
+                        #expect(
+                            cause?.code == .pongTimeout,
+                            "round \(round): the half-open socket is found by the pong timeout")
                     }
                     peer = await harness.transport.nextConnection()
                 }
@@ -107,8 +116,12 @@ struct ChaosTests {
     }
 
     /// Reads states up to the next `reconnecting` and lets its delay pass on the virtual clock.
-    static func waitOutBackoff(_ states: inout PusherSequence<ConnectionState>.AsyncIterator, _ harness: InMemoryHarness) async {
-        guard case .reconnecting(_, let delay, _)? = await states.collect(until: { $0.isReconnecting }).last else { return }
+    static func waitOutBackoff(
+        _ states: inout PusherSequence<ConnectionState>.AsyncIterator, _ harness: InMemoryHarness
+    ) async {
+        guard case .reconnecting(_, let delay, _)? = await states.collect(until: { $0.isReconnecting }).last else {
+            return
+        }
         if delay > .zero {
             await harness.clock.waitForSleepers()
             harness.clock.advance(by: delay)

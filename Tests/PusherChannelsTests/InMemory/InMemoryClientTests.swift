@@ -21,8 +21,12 @@ struct InMemoryClientTests {
             async let received = collect(harness.client.events(on: "prices"), count: 3)
             let peer = await harness.established()
             #expect(peer.url.hasPrefix("wss://pusher.invalid:443/app/app-key?protocol=7"))
-            #expect(await peer.nextMessage(named: "pusher:subscribe") == #"{"event":"pusher:subscribe","data":{"channel":"prices"}}"#)
-            peer.send(Self.succeeded("prices"), Self.event("p", on: "prices", data: "1"), Self.event("p", on: "prices", data: "2"), Self.event("p", on: "prices", data: "3"))
+            #expect(
+                await peer.nextMessage(named: "pusher:subscribe")
+                    == #"{"event":"pusher:subscribe","data":{"channel":"prices"}}"#)
+            peer.send(
+                Self.succeeded("prices"), Self.event("p", on: "prices", data: "1"),
+                Self.event("p", on: "prices", data: "2"), Self.event("p", on: "prices", data: "3"))
             let data = try await received.map(\.data)
             #expect(data == ["1", "2", "3"])
         }
@@ -119,7 +123,9 @@ struct InMemoryClientTests {
             peer.send(Self.succeeded("news"), Self.event("n", on: "news", data: "x"))
             let data = try await one.map(\.data)
             #expect(data == ["x"])
-            #expect(await peer.nextMessage(named: "pusher:unsubscribe") == #"{"event":"pusher:unsubscribe","data":{"channel":"news"}}"#)
+            #expect(
+                await peer.nextMessage(named: "pusher:unsubscribe")
+                    == #"{"event":"pusher:unsubscribe","data":{"channel":"news"}}"#)
             #expect(await harness.client.consumerCount(on: "news") == 0)
         }
     }
@@ -132,8 +138,14 @@ struct InMemoryMultiChannelTests {
         try await withInMemoryClient { harness in
             async let received = collect(harness.client.events(on: ["a", "b"]), count: 3)
             let peer = await harness.established()
-            let subscribes = [await peer.nextMessage(named: "pusher:subscribe"), await peer.nextMessage(named: "pusher:subscribe")]
-            #expect(subscribes.sorted() == [#"{"event":"pusher:subscribe","data":{"channel":"a"}}"#, #"{"event":"pusher:subscribe","data":{"channel":"b"}}"#])
+            let subscribes = [
+                await peer.nextMessage(named: "pusher:subscribe"), await peer.nextMessage(named: "pusher:subscribe"),
+            ]
+            #expect(
+                subscribes.sorted() == [
+                    #"{"event":"pusher:subscribe","data":{"channel":"a"}}"#,
+                    #"{"event":"pusher:subscribe","data":{"channel":"b"}}"#,
+                ])
             peer.send(
                 InMemoryClientTests.succeeded("a"),
                 InMemoryClientTests.succeeded("b"),

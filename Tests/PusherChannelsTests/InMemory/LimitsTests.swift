@@ -11,7 +11,9 @@ struct LimitsTests {
         #"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"\#(data)"}"#
     }
 
-    @Test("a socket that takes no writes: past outboundBufferLimit it is dropped, limitExceeded is reported, and the client reconnects")
+    @Test(
+        "a socket that takes no writes: past outboundBufferLimit it is dropped, limitExceeded is reported, and the client reconnects"
+    )
     func outboxOverflow() async throws {
         // 50 subscribe messages are about 3.6 KB: under the limit, the next 50 are over it.
         try await withInMemoryClient(options: { $0.outboundBufferLimit = 5_000 }) { harness in
@@ -33,7 +35,10 @@ struct LimitsTests {
                     burst.cancelAll()
                 }
                 await harness.client.waitForConsumers(on: more[0], count: 0)
-                guard case .reconnecting(1, let delay, let cause)? = await states.collect(until: { $0.isReconnecting }).last else { return }
+                guard
+                    case .reconnecting(1, let delay, let cause)? = await states.collect(until: { $0.isReconnecting })
+                        .last
+                else { return }
                 #expect(cause.code == .limitExceeded)
                 await harness.clock.waitForSleepers()
                 harness.clock.advance(by: delay)
@@ -42,7 +47,9 @@ struct LimitsTests {
                 var subscribed: Set<String> = []
                 while subscribed.count < channels.count {
                     let message = await second.nextMessage(named: "pusher:subscribe")
-                    if let channel = channels.first(where: { message.contains(#""\#($0)""#) }) { subscribed.insert(channel) }
+                    if let channel = channels.first(where: { message.contains(#""\#($0)""#) }) {
+                        subscribed.insert(channel)
+                    }
                 }
                 #expect(subscribed.count == 50)
                 group.cancelAll()
@@ -83,17 +90,21 @@ struct LimitsTests {
         }
     }
 
-    @Test("a presence channel with more members than maximumPresenceMembers: limitExceeded, the roster keeps the cap, changes keep flowing")
+    @Test(
+        "a presence channel with more members than maximumPresenceMembers: limitExceeded, the roster keeps the cap, changes keep flowing"
+    )
     func presenceCap() async throws {
         try await withInMemoryClient(options: {
-            $0.authorizer = .signing(key: "app-key", secret: "secret", presenceMember: { _ in PresenceMember(userID: "1") })
+            $0.authorizer = .signing(
+                key: "app-key", secret: "secret", presenceMember: { _ in PresenceMember(userID: "1") })
             $0.maximumPresenceMembers = 2
         }) { harness in
             var errors = harness.client.errors.makeAsyncIterator()
             async let changes = Self.collectPresence(harness.client.presence(on: "presence-room"), count: 2)
             let peer = await harness.established()
             _ = await peer.nextMessage(named: "pusher:subscribe")
-            let presence = #"{\"presence\":{\"ids\":[\"1\",\"2\",\"3\"],\"hash\":{\"1\":null,\"2\":null,\"3\":null},\"count\":3}}"#
+            let presence =
+                #"{\"presence\":{\"ids\":[\"1\",\"2\",\"3\"],\"hash\":{\"1\":null,\"2\":null,\"3\":null},\"count\":3}}"#
             peer.send(Self.succeeded("presence-room", data: presence))
             let error = await errors.next()
             #expect(error?.code == .limitExceeded)

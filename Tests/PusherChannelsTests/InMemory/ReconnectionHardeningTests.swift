@@ -41,7 +41,8 @@ struct ReconnectionHardeningTests {
                 let peer = await harness.established(socketID: "\(round).\(round)")
                 _ = await states.connectedSocketID()
                 peer.close(code: 4200, reason: "go away")
-                guard case .reconnecting(_, let delay, _)? = await states.collect(until: { $0.isReconnecting }).last else { return }
+                guard case .reconnecting(_, let delay, _)? = await states.collect(until: { $0.isReconnecting }).last
+                else { return }
                 delays.append(delay)
                 if delay > .zero {
                     await harness.clock.waitForSleepers()
@@ -66,7 +67,9 @@ struct ReconnectionHardeningTests {
             let error = await errors.next()
             #expect(error?.code == .protocolViolation)
             #expect(await harness.client.state == .connected(socketID: "1.1"))
-            peer.send(#"{"event":"pusher_internal:subscription_succeeded","channel":"prices","data":"{}"}"#, #"{"event":"p","channel":"prices","data":"1"}"#)
+            peer.send(
+                #"{"event":"pusher_internal:subscription_succeeded","channel":"prices","data":"{}"}"#,
+                #"{"event":"p","channel":"prices","data":"1"}"#)
             let data = try await events.map(\.data)
             #expect(data == ["1"])
             // The next subscribe the server sees is a new channel's, not "prices" again.

@@ -46,7 +46,8 @@ struct ConsumerBufferTests {
         ]
     )
     func byteLimit(whenFull: BufferingPolicy.WhenFull, expected: [Int], error: PusherError.Code?) async {
-        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: whenFull, byteLimit: 600))
+        let buffer = ConsumerBuffer<Int>(
+            channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: whenFull, byteLimit: 600))
         _ = buffer.deliver(contentsOf: [100, 200, 300, 400, 50])
         buffer.finish()
         let result = await Self.drain(buffer)
@@ -56,7 +57,8 @@ struct ConsumerBufferTests {
 
     @Test("one element larger than the byte limit alone is still delivered")
     func oversizedElement() async {
-        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 10, whenFull: .fail, byteLimit: 600))
+        let buffer = ConsumerBuffer<Int>(
+            channel: "feed", policy: BufferingPolicy(limit: 10, whenFull: .fail, byteLimit: 600))
         #expect(buffer.deliver(contentsOf: [1_000]))
         buffer.finish()
         let result = await Self.drain(buffer)

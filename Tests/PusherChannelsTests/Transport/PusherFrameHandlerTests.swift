@@ -47,7 +47,9 @@ struct PusherFrameHandlerTests {
     @Test("the messages of one read reach the client as one batch, already parsed; bad ones as typed errors")
     func oneBatchPerRead() async throws {
         let fixture = try Fixture()
-        fixture.read(Self.text(Self.event), Self.text("not json"), WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer()))
+        fixture.read(
+            Self.text(Self.event), Self.text("not json"), WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer())
+        )
         let batch = await fixture.mailbox.take() ?? []
         #expect(batch.count == 3)
         #expect(batch.first == .parsed(PusherMessage(event: "e", channel: "c", data: "1")))
@@ -85,7 +87,8 @@ struct PusherFrameHandlerTests {
     func tooLarge() async throws {
         let fixture = try Fixture(maximumMessageSize: 16)
         fixture.read(Self.text(String(repeating: "x", count: 10), fin: false))
-        fixture.read(Self.text(String(repeating: "y", count: 10), fin: true, opcode: .continuation), Self.text(Self.event))
+        fixture.read(
+            Self.text(String(repeating: "y", count: 10), fin: true, opcode: .continuation), Self.text(Self.event))
         try await self.expectClosedAsTooLarge(fixture, limit: 16)
     }
 
@@ -93,7 +96,8 @@ struct PusherFrameHandlerTests {
     func singleFrameTooLarge() async throws {
         let channel = EmbeddedChannel()
         let fixture = try Fixture(channel: channel, maximumMessageSize: 16)
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 16)), position: .first)
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 16)), position: .first)
         // An unmasked text frame of 17 bytes, as a server sends it.
         var bytes = ByteBuffer(bytes: [0x81, 17])
         bytes.writeString(String(repeating: "z", count: 17))

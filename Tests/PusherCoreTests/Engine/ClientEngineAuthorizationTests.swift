@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-@testable import PusherCore
 import Testing
+
+@testable import PusherCore
 
 @Suite("Client engine: authorization")
 struct ClientEngineAuthorizationTests {
@@ -26,10 +27,14 @@ struct ClientEngineAuthorizationTests {
         let a = try script.add(.channel("private-a", eventName: nil, authorization: nil)).id
         _ = try script.add(.channel("private-b", eventName: nil, authorization: nil))
         for channel in ["private-a", "private-b"] {
-            _ = script.engine.authorizationCompleted(channel: channel, socketID: "1.1", result: .success(.init(auth: "k:s")))
+            _ = script.engine.authorizationCompleted(
+                channel: channel, socketID: "1.1", result: .success(.init(auth: "k:s")))
         }
-        let actions = script.receive(#"{"event":"pusher:error","data":{"message":"Invalid signature for private-a","code":null}}"#)
-        let finished = actions.compactMap { if case .finishConsumer(let id, let error?) = $0 { (id, error.code) } else { nil } }
+        let actions = script.receive(
+            #"{"event":"pusher:error","data":{"message":"Invalid signature for private-a","code":null}}"#)
+        let finished = actions.compactMap {
+            if case .finishConsumer(let id, let error?) = $0 { (id, error.code) } else { nil }
+        }
         #expect(finished.map(\.0) == [a])
         #expect(finished.map(\.1) == [.subscriptionFailed])
         #expect(script.engine.consumerCount(on: "private-b") == 1)
@@ -40,9 +45,11 @@ struct ClientEngineAuthorizationTests {
         var script = EngineScript()
         script.connect(socketID: "1.1")
         _ = try script.add(.channel("private-a", eventName: nil, authorization: nil))
-        let stale = script.engine.authorizationCompleted(channel: "private-a", socketID: "0.9", result: .success(.init(auth: "k:old")))
+        let stale = script.engine.authorizationCompleted(
+            channel: "private-a", socketID: "0.9", result: .success(.init(auth: "k:old")))
         #expect(stale.isEmpty)
-        let current = script.engine.authorizationCompleted(channel: "private-a", socketID: "1.1", result: .success(.init(auth: "k:new")))
+        let current = script.engine.authorizationCompleted(
+            channel: "private-a", socketID: "1.1", result: .success(.init(auth: "k:new")))
         #expect(current.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-a","auth":"k:new"}}"#])
     }
 
@@ -51,8 +58,12 @@ struct ClientEngineAuthorizationTests {
         var script = EngineScript()
         script.connect()
         let id = try script.add(.presence("presence-room", authorization: nil)).id
-        let actions = script.engine.authorizationCompleted(channel: "presence-room", socketID: "1.1", result: .success(.init(auth: "k:s")))
+        let actions = script.engine.authorizationCompleted(
+            channel: "presence-room", socketID: "1.1", result: .success(.init(auth: "k:s")))
         #expect(actions.sent.isEmpty)
-        #expect(actions.contains { if case .finishConsumer(id, let error?) = $0 { error.code == .authorizationFailed } else { false } })
+        #expect(
+            actions.contains {
+                if case .finishConsumer(id, let error?) = $0 { error.code == .authorizationFailed } else { false }
+            })
     }
 }

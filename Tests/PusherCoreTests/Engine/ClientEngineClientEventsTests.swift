@@ -10,7 +10,8 @@ struct ClientEngineClientEventsTests {
         var script = EngineScript(clientEventRateLimit: 2)
         script.connect()
         _ = try script.add(.channel("private-chat", eventName: nil, authorization: nil))
-        _ = script.engine.authorizationCompleted(channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
+        _ = script.engine.authorizationCompleted(
+            channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
         for index in 1...3 {
             #expect(try script.engine.trigger("client-n", on: "private-chat", data: "\(index)", at: script.now).isEmpty)
         }
@@ -18,7 +19,10 @@ struct ClientEngineClientEventsTests {
         #expect(confirmed.sent.map { $0.contains(#""data":"1""#) || $0.contains(#""data":"2""#) } == [true, true])
         #expect(confirmed.contains(.startClientEventTimer(delay: .seconds(1))))
         script.now += .seconds(1)
-        #expect(script.engine.clientEventTimerFired(at: script.now).sent == [#"{"event":"client-n","channel":"private-chat","data":"3"}"#])
+        #expect(
+            script.engine.clientEventTimerFired(at: script.now).sent == [
+                #"{"event":"client-n","channel":"private-chat","data":"3"}"#
+            ])
     }
 
     @Test(
@@ -48,8 +52,11 @@ struct ClientEngineClientEventsTests {
         let id = try script.add(.channel("private-chat", eventName: nil, authorization: nil)).id
         _ = try script.engine.trigger("client-a", on: "private-chat", data: "1", at: script.now)
         _ = try script.engine.trigger("client-a", on: "private-chat", data: "2", at: script.now)
-        #expect(throws: PusherError.self) { try script.engine.trigger("client-a", on: "private-chat", data: "3", at: script.now) }
-        _ = script.engine.authorizationCompleted(channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
+        #expect(throws: PusherError.self) {
+            try script.engine.trigger("client-a", on: "private-chat", data: "3", at: script.now)
+        }
+        _ = script.engine.authorizationCompleted(
+            channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
         #expect(script.engine.removeConsumer(id).reported == [])
         // Removing before confirmation: the subscription is undone when it is confirmed.
         #expect(script.receive(EngineScript.succeeded("private-chat")).reported == [.clientEventRejected])

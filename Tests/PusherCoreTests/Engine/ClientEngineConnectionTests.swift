@@ -10,10 +10,15 @@ struct ClientEngineConnectionTests {
         var script = EngineScript()
         script.connect(socketID: "1.1")
         _ = try script.add(.presence("presence-room", authorization: nil))
-        _ = script.engine.authorizationCompleted(channel: "presence-room", socketID: "1.1", result: .success(.init(auth: "k:s", channelData: #"{"user_id":"1"}"#)))
-        _ = script.receive(#"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"1\"],\"hash\":{\"1\":null},\"count\":1}}"}"#)
+        _ = script.engine.authorizationCompleted(
+            channel: "presence-room", socketID: "1.1",
+            result: .success(.init(auth: "k:s", channelData: #"{"user_id":"1"}"#)))
+        _ = script.receive(
+            #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"1\"],\"hash\":{\"1\":null},\"count\":1}}"}"#
+        )
         #expect(script.engine.members(of: "presence-room")?.count == 1)
-        let lost = script.engine.transportClosed(generation: script.generation, closeCode: nil, reason: nil, at: script.now, random: 0)
+        let lost = script.engine.transportClosed(
+            generation: script.generation, closeCode: nil, reason: nil, at: script.now, random: 0)
         #expect(lost.contains { if case .publishState(.reconnecting) = $0 { true } else { false } })
         #expect(script.engine.members(of: "presence-room") == nil)
         script.now += .seconds(1)
@@ -29,7 +34,8 @@ struct ClientEngineConnectionTests {
         let closing = script.engine.shutdown(at: script.now)
         #expect(closing.contains(.closeConnection(generation: script.generation)))
         #expect(!closing.contains(.finished))
-        let closed = script.engine.transportClosed(generation: script.generation, closeCode: 1000, reason: nil, at: script.now, random: 0)
+        let closed = script.engine.transportClosed(
+            generation: script.generation, closeCode: 1000, reason: nil, at: script.now, random: 0)
         #expect(closed.contains(.finished))
     }
 

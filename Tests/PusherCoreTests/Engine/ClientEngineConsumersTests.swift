@@ -15,8 +15,12 @@ struct ClientEngineConsumersTests {
         #expect(again.sent.isEmpty)
         #expect(script.engine.consumerCount(on: "feed") == 2)
         _ = script.receive(EngineScript.succeeded("feed"))
-        #expect(script.engine.removeConsumer(first) == [.finishConsumer(first, error: nil), .consumersChanged(channel: "feed")])
-        #expect(script.engine.removeConsumer(second).sent == [#"{"event":"pusher:unsubscribe","data":{"channel":"feed"}}"#])
+        #expect(
+            script.engine.removeConsumer(first) == [
+                .finishConsumer(first, error: nil), .consumersChanged(channel: "feed"),
+            ])
+        #expect(
+            script.engine.removeConsumer(second).sent == [#"{"event":"pusher:unsubscribe","data":{"channel":"feed"}}"#])
         #expect(script.engine.removeConsumer(second).isEmpty)
     }
 
@@ -48,8 +52,12 @@ struct ClientEngineConsumersTests {
         let refused = try script.add(.channel("a", eventName: nil, authorization: nil)).id
         let kept = try script.add(.channel("b", eventName: nil, authorization: nil)).id
         _ = script.receive(EngineScript.succeeded("b"))
-        let actions = script.receive(#"{"event":"pusher:subscription_error","channel":"a","data":{"type":"AuthError","error":"no","status":401}}"#)
-        let finished = actions.compactMap { if case .finishConsumer(let id, let error?) = $0 { (id, error.code) } else { nil } }
+        let actions = script.receive(
+            #"{"event":"pusher:subscription_error","channel":"a","data":{"type":"AuthError","error":"no","status":401}}"#
+        )
+        let finished = actions.compactMap {
+            if case .finishConsumer(let id, let error?) = $0 { (id, error.code) } else { nil }
+        }
         #expect(finished.map(\.0) == [refused])
         #expect(finished.map(\.1) == [.subscriptionFailed])
         #expect(script.receive(EngineScript.event("e", on: "b")).deliveries == [Delivery(kept, "e", "{}")])
@@ -61,8 +69,10 @@ struct ClientEngineConsumersTests {
         script.connect(socketID: "1.1")
         let provided = ProvidedAuthorization(ChannelAuthorization(auth: "key:given"), socketID: "1.1")
         let (_, actions) = try script.add(.channel("private-orders", eventName: nil, authorization: provided))
-        #expect(actions.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-orders","auth":"key:given"}}"#])
-        let closed = script.engine.transportClosed(generation: script.generation, closeCode: 4200, reason: nil, at: script.now, random: 0)
+        #expect(
+            actions.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-orders","auth":"key:given"}}"#])
+        let closed = script.engine.transportClosed(
+            generation: script.generation, closeCode: 4200, reason: nil, at: script.now, random: 0)
         #expect(closed.contains(.openConnection(generation: script.generation + 1)), "4200 reconnects at once")
         let reconnect = script.connect(socketID: "2.2")
         #expect(reconnect.contains(.authorize(channel: "private-orders", socketID: "2.2")))
@@ -83,7 +93,9 @@ struct ClientEngineConsumersTests {
             #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"1\"],\"hash\":{\"1\":null},\"count\":1}}"}"#
         )
         let (late, actions) = try script.add(.presence("presence-room", authorization: nil))
-        let snapshots = actions.compactMap { if case .deliverPresence(.snapshot(let snapshot), late) = $0 { snapshot } else { nil } }
+        let snapshots = actions.compactMap {
+            if case .deliverPresence(.snapshot(let snapshot), late) = $0 { snapshot } else { nil }
+        }
         #expect(snapshots.map(\.members.count) == [1])
         #expect(snapshots.first?.me?.userID == "1")
     }
@@ -108,19 +120,27 @@ struct ClientEngineMultiChannelTests {
         let (id, actions) = try script.add(.channels(["a", "b", "a"], eventName: nil))
         #expect(actions.sent.count == 2, "one subscribe per distinct channel")
         _ = script.receive(EngineScript.succeeded("a"), EngineScript.succeeded("b"))
-        #expect(script.receive(EngineScript.event("e", on: "a"), EngineScript.event("e", on: "b")).deliveries == [Delivery(id, "e", "{}"), Delivery(id, "e", "{}")])
+        #expect(
+            script.receive(EngineScript.event("e", on: "a"), EngineScript.event("e", on: "b")).deliveries == [
+                Delivery(id, "e", "{}"), Delivery(id, "e", "{}"),
+            ])
         let refusedA = script.receive(#"{"event":"pusher:subscription_error","channel":"a","data":{"error":"no"}}"#)
         #expect(!refusedA.contains { if case .finishConsumer = $0 { true } else { false } }, "b is still followed")
         #expect(script.receive(EngineScript.event("e", on: "b")).deliveries == [Delivery(id, "e", "{}")])
         let refusedB = script.receive(#"{"event":"pusher:subscription_error","channel":"b","data":{"error":"no"}}"#)
-        #expect(refusedB.contains { if case .finishConsumer(id, let error?) = $0 { error.code == .subscriptionFailed } else { false } })
+        #expect(
+            refusedB.contains {
+                if case .finishConsumer(id, let error?) = $0 { error.code == .subscriptionFailed } else { false }
+            })
     }
 
     @Test("an invalid name among several subscribes nothing")
     func invalidAmongSeveral() {
         var script = EngineScript(hasAuthorizer: false)
         script.connect()
-        #expect(throws: PusherError.self) { try script.add(.channels(["ok", "private-no-authorizer"], eventName: nil)) }
+        #expect(throws: PusherError.self) {
+            try script.add(.channels(["ok", "private-no-authorizer"], eventName: nil))
+        }
         #expect(script.engine.channelNames.isEmpty)
     }
 

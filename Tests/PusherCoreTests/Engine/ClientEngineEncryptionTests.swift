@@ -22,13 +22,17 @@ struct ClientEngineEncryptionTests {
     @Test("events are opened with the channel's key; a wrong key holds later events until one reload answers, in order")
     func reloadKeepsOrder() throws {
         var (script, id) = try Self.subscribed()
-        #expect(script.receive(EngineScript.event("e", on: "private-encrypted-vault", data: "kone")).deliveries == [Delivery(id, "e", "one")])
+        #expect(
+            script.receive(EngineScript.event("e", on: "private-encrypted-vault", data: "kone")).deliveries == [
+                Delivery(id, "e", "one")
+            ])
         let failed = script.receive(
             EngineScript.event("e", on: "private-encrypted-vault", data: "xtwo"),
             EngineScript.event("e", on: "private-encrypted-vault", data: "xthree")
         )
         #expect(failed == [.reloadKey(channel: "private-encrypted-vault", socketID: "1.1")])
-        let reloaded = script.engine.keyReloaded(channel: "private-encrypted-vault", socketID: "1.1", result: .success(.init(auth: "a", sharedSecret: "x")))
+        let reloaded = script.engine.keyReloaded(
+            channel: "private-encrypted-vault", socketID: "1.1", result: .success(.init(auth: "a", sharedSecret: "x")))
         #expect(reloaded.deliveries == [Delivery(id, "e", "two"), Delivery(id, "e", "three")])
     }
 
@@ -43,14 +47,22 @@ struct ClientEngineEncryptionTests {
             result: .success(.init(auth: "key:sig", sharedSecret: "not-one-byte"))
         )
         #expect(actions.sent.isEmpty)
-        #expect(actions.contains { if case .finishConsumer(id, let error?) = $0 { error.code == .authorizationFailed } else { false } })
+        #expect(
+            actions.contains {
+                if case .finishConsumer(id, let error?) = $0 { error.code == .authorizationFailed } else { false }
+            })
     }
 
     @Test("a pusher: event on an encrypted channel is the server's and is not decrypted")
     func protocolEventsStayPlain() throws {
         var (script, id) = try Self.subscribed()
-        #expect(script.receive(EngineScript.event("pusher:cache_miss", on: "private-encrypted-vault")).deliveries == [Delivery(id, "pusher:cache_miss", "{}")])
+        #expect(
+            script.receive(EngineScript.event("pusher:cache_miss", on: "private-encrypted-vault")).deliveries == [
+                Delivery(id, "pusher:cache_miss", "{}")
+            ])
         // An app event named like the protocol but without its colon is decrypted like any other.
-        #expect(script.receive(EngineScript.event("pusher-update", on: "private-encrypted-vault", data: "kx")).deliveries == [Delivery(id, "pusher-update", "x")])
+        #expect(
+            script.receive(EngineScript.event("pusher-update", on: "private-encrypted-vault", data: "kx")).deliveries
+                == [Delivery(id, "pusher-update", "x")])
     }
 }

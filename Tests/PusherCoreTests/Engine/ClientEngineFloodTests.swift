@@ -17,13 +17,21 @@ struct ClientEngineFloodTests {
             socketID: "1.1",
             result: .success(.init(auth: "k:s", channelData: #"{"user_id":"0"}"#))
         )
-        _ = script.receive(#"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"0\"],\"hash\":{\"0\":null},\"count\":1}}"}"#)
+        _ = script.receive(
+            #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"0\"],\"hash\":{\"0\":null},\"count\":1}}"}"#
+        )
         var frames: [ClientEngine.InboundFrame] = []
         for member in 1...99_999 {
-            frames.append(.text(#"{"event":"pusher_internal:member_added","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#))
+            frames.append(
+                .text(
+                    #"{"event":"pusher_internal:member_added","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#
+                ))
         }
         for member in stride(from: 1, through: 99_999, by: 2) {
-            frames.append(.text(#"{"event":"pusher_internal:member_removed","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#))
+            frames.append(
+                .text(
+                    #"{"event":"pusher_internal:member_removed","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#
+                ))
         }
         let actions = script.engine.received(frames, generation: script.generation, at: script.now)
         let notified = actions.filter { if case .deliverPresence(_, id) = $0 { true } else { false } }.count
@@ -41,12 +49,17 @@ struct ClientEngineFloodTests {
             socketID: "1.1",
             result: .success(.init(auth: "k:s", channelData: #"{"user_id":"0"}"#))
         )
-        _ = script.receive(#"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"0\"],\"hash\":{\"0\":null},\"count\":1}}"}"#)
+        _ = script.receive(
+            #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"0\"],\"hash\":{\"0\":null},\"count\":1}}"}"#
+        )
         let frames = (1...150).map { member in
-            ClientEngine.InboundFrame.text(#"{"event":"pusher_internal:member_added","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#)
+            ClientEngine.InboundFrame.text(
+                #"{"event":"pusher_internal:member_added","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#
+            )
         }
         let actions = script.engine.received(frames, generation: script.generation, at: script.now)
-        let limits = actions.filter { if case .report(let error) = $0 { error.code == .limitExceeded } else { false } }.count
+        let limits = actions.filter { if case .report(let error) = $0 { error.code == .limitExceeded } else { false } }
+            .count
         #expect(limits == 51)
         #expect(script.engine.members(of: "presence-room")?.count == 100)
     }

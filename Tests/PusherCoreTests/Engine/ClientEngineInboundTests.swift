@@ -63,9 +63,18 @@ struct ClientEngineInboundTests {
     @Test(
         "control messages are decoded into typed notifications or typed errors",
         arguments: [
-            (#"{"event":"pusher_internal:subscription_count","channel":"feed","data":"{\"subscription_count\":3}"}"#, ClientEngine.Action.notifySubscriptionCount(3, channel: "feed")),
-            (#"{"event":"pusher_internal:subscription_count","channel":"feed","data":"{}"}"#, .report(PusherError(.malformedMessage, "subscription_count without a count", channel: "feed"))),
-            (#"{"event":"pusher:error","data":{"message":"Over quota","code":4004}}"#, .report(PusherError(.serverError, "Over quota", closeCode: 4004))),
+            (
+                #"{"event":"pusher_internal:subscription_count","channel":"feed","data":"{\"subscription_count\":3}"}"#,
+                ClientEngine.Action.notifySubscriptionCount(3, channel: "feed")
+            ),
+            (
+                #"{"event":"pusher_internal:subscription_count","channel":"feed","data":"{}"}"#,
+                .report(PusherError(.malformedMessage, "subscription_count without a count", channel: "feed"))
+            ),
+            (
+                #"{"event":"pusher:error","data":{"message":"Over quota","code":4004}}"#,
+                .report(PusherError(.serverError, "Over quota", closeCode: 4004))
+            ),
             (#"{"event":"pusher:error","data":"plain words"}"#, .report(PusherError(.serverError, "plain words"))),
         ]
     )
@@ -82,7 +91,8 @@ struct ClientEngineInboundTests {
         _ = script.engine.connect(at: .zero)
         _ = script.engine.transportOpened(generation: 1, at: .zero)
         script.generation = 1
-        #expect(script.receive(#"{"event":"pusher:connection_established","data":"{}"}"#).reported == [.malformedMessage])
+        #expect(
+            script.receive(#"{"event":"pusher:connection_established","data":"{}"}"#).reported == [.malformedMessage])
         #expect(script.engine.state.socketID == nil)
     }
 
@@ -92,7 +102,8 @@ struct ClientEngineInboundTests {
         script.connect()
         _ = try script.add(.channel("feed", eventName: nil, authorization: nil))
         _ = script.receive(EngineScript.succeeded("feed"))
-        let actions = script.engine.received([.text(EngineScript.event("late", on: "feed"))], generation: script.generation + 5, at: .zero)
+        let actions = script.engine.received(
+            [.text(EngineScript.event("late", on: "feed"))], generation: script.generation + 5, at: .zero)
         #expect(actions.isEmpty)
     }
 
@@ -101,12 +112,16 @@ struct ClientEngineInboundTests {
         var script = EngineScript()
         script.connect()
         let user = try script.add(.user(eventName: nil)).id
-        #expect(script.receive(EngineScript.event("hello", on: "#server-to-user-7")).deliveries.isEmpty, "not signed in")
+        #expect(
+            script.receive(EngineScript.event("hello", on: "#server-to-user-7")).deliveries.isEmpty, "not signed in")
         _ = script.engine.signIn()
         _ = script.engine.userAuthenticated(socketID: "1.1", auth: "key:sig", userData: #"{"id":"7"}"#)
         _ = script.receive(#"{"event":"pusher:signin_success","data":"{\"user_data\":\"{\\\"id\\\":\\\"7\\\"}\"}"}"#)
         #expect(script.engine.user?.id == "7")
-        #expect(script.receive(EngineScript.event("hello", on: "#server-to-user-7")).deliveries == [Delivery(user, "hello", "{}")])
+        #expect(
+            script.receive(EngineScript.event("hello", on: "#server-to-user-7")).deliveries == [
+                Delivery(user, "hello", "{}")
+            ])
         #expect(script.receive(EngineScript.event("hello", on: "#server-to-user-8")).deliveries.isEmpty)
     }
 }

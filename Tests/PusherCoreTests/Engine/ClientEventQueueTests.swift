@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 
-@testable import PusherCore
 import Testing
+
+@testable import PusherCore
 
 @Suite("Client event queue")
 struct ClientEventQueueTests {
     @Test("waiting events are bounded per channel and released in order")
     func holdAndRelease() {
         var queue = ClientEventQueue(rateLimit: 10, queueLimit: 2)
-        let held = [queue.hold("1", channel: "a"), queue.hold("2", channel: "a"), queue.hold("3", channel: "a"), queue.hold("x", channel: "b")]
+        let held = [
+            queue.hold("1", channel: "a"), queue.hold("2", channel: "a"), queue.hold("3", channel: "a"),
+            queue.hold("x", channel: "b"),
+        ]
         #expect(held == [true, true, false, true])
         let released = [queue.release("a"), queue.release("a")]
         #expect(released == [true, false])

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-@testable import PusherCore
 import Testing
+
+@testable import PusherCore
 
 @Suite("Consumer table")
 struct ConsumerTableTests {

@@ -10,7 +10,10 @@ struct EngineScript {
     var now: Duration = .zero
     var generation = 0
 
-    init(hasAuthorizer: Bool = true, clientEventRateLimit: Int = 10, clientEventQueueLimit: Int = 100, maximumPresenceMembers: Int = 10_000) {
+    init(
+        hasAuthorizer: Bool = true, clientEventRateLimit: Int = 10, clientEventQueueLimit: Int = 100,
+        maximumPresenceMembers: Int = 10_000
+    ) {
         self.engine = ClientEngine(
             configuration: .init(
                 hasAuthorizer: hasAuthorizer,
@@ -33,9 +36,13 @@ struct EngineScript {
     mutating func connect(socketID: String = "1.1") -> [Action] {
         var actions = self.engine.connect(at: self.now)
         // Already connecting (a reconnect under way) opens the next generation.
-        self.generation = actions.compactMap { if case .openConnection(let generation) = $0 { generation } else { nil } }.last ?? self.generation + 1
+        self.generation =
+            actions.compactMap { if case .openConnection(let generation) = $0 { generation } else { nil } }.last ?? self
+            .generation + 1
         actions += self.engine.transportOpened(generation: self.generation, at: self.now)
-        actions += self.receive(#"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(socketID)\",\"activity_timeout\":120}"}"#)
+        actions += self.receive(
+            #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(socketID)\",\"activity_timeout\":120}"}"#
+        )
         return actions
     }
 
@@ -66,7 +73,9 @@ extension Array where Element == ClientEngine.Action {
 
     /// (consumer, event name, data) of every delivery, in order.
     var deliveries: [Delivery] {
-        self.compactMap { if case .deliver(let event, let id) = $0 { Delivery(id, event.name, event.data) } else { nil } }
+        self.compactMap {
+            if case .deliver(let event, let id) = $0 { Delivery(id, event.name, event.data) } else { nil }
+        }
     }
 
     var reported: [PusherError.Code] {
