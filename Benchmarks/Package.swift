@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "swift-pusher-channels", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        // A real metrics backend for the `-metrics` variant: what the client's counters cost.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // The engine alone: pre-encoded frames through the protocol engine to a consumer's buffer.
@@ -32,6 +34,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PusherChannels", package: "swift-pusher-channels"),
                 .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Benchmarks/EndToEnd",
             swiftSettings: [

@@ -18,6 +18,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("plain-1-channel") { benchmark in
         try await EventsScenario(channels: 1, encrypted: false).run(benchmark)
     }
+    Benchmark("plain-1-channel-metrics") { benchmark in
+        try await EventsScenario(channels: 1, encrypted: false, metrics: true).run(benchmark)
+    }
     Benchmark("plain-10000-channels") { benchmark in
         try await EventsScenario(channels: 10_000, encrypted: false).run(benchmark)
     }

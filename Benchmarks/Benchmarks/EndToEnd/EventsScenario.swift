@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import Benchmark
+import Prometheus
 import PusherChannels
 import PusherChannelsTesting
 
@@ -12,6 +13,9 @@ struct EventsScenario {
     var encrypted: Bool
     var events = 200_000
     var payloadBytes = 100
+    /// Whether the client records its metrics into a Prometheus registry (otherwise no metrics
+    /// backend is bootstrapped, and the client records nothing).
+    var metrics = false
 
     func run(_ benchmark: Benchmark) async throws {
         let configuration = PusherLoadServer.Configuration(
@@ -20,7 +24,11 @@ struct EventsScenario {
             encrypted: self.encrypted
         )
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
-            let client = PusherClient(key: "load", options: server.clientOptions())
+            var options = server.clientOptions()
+            if self.metrics {
+                options.metrics.factory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())
+            }
+            let client = PusherClient(key: "load", options: options)
             try await withRunning(client) { client in
                 var started: (instant: ContinuousClock.Instant, usage: ResourceUsage)?
                 try await withThrowingDiscardingTaskGroup { consumers in

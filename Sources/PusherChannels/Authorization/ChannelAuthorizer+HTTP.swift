@@ -24,6 +24,9 @@ extension ChannelAuthorizer {
     ///
     /// Uses `URLSession`. On Linux (FoundationNetworking) it trusts only the system's certificate
     /// authorities; for a private CA, use ``requestBuilder(_:)`` with your own client via ``init(_:)``.
+    ///
+    /// With a tracer bootstrapped (swift-distributed-tracing), the request carries the trace context
+    /// of the client's `pusher.authorize` span in its headers.
     public static func endpoint(
         _ url: URL,
         headers: [String: String] = [:],
@@ -42,12 +45,14 @@ extension ChannelAuthorizer {
     }
 
     /// Authorizes with an HTTP request you build for each subscription, sent with `URLSession`; the
-    /// answer is read as for ``endpoint(_:headers:parameters:headersProvider:)``.
+    /// answer is read as for ``endpoint(_:headers:parameters:headersProvider:)``. The trace context
+    /// headers are added to your request as for `endpoint`.
     public static func requestBuilder(
         _ build: @escaping @Sendable (_ socketID: String, _ channel: String) async throws -> URLRequest
     ) -> ChannelAuthorizer {
         ChannelAuthorizer { socketID, channel in
-            let request = try await build(socketID, channel)
+            var request = try await build(socketID, channel)
+            TraceContextInjector.inject(into: &request)
             let (body, response): (Data, URLResponse)
             do {
                 (body, response) = try await URLSession.shared.data(for: request)

@@ -61,13 +61,14 @@ public struct UserAuthenticator: Sendable {
         headersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> UserAuthenticator {
         UserAuthenticator { socketID in
-            let request = try await FormEncoding.post(
+            var request = try await FormEncoding.post(
                 to: url,
                 fields: [("socket_id", socketID)],
                 parameters: parameters,
                 headers: headers,
                 headersProvider: headersProvider
             )
+            TraceContextInjector.inject(into: &request)
             let (body, response): (Data, URLResponse)
             do {
                 (body, response) = try await URLSession.shared.data(for: request)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import PusherCore
+import Tracing
 
 extension PusherClient {
     /// Asks the authorizer for `channel` on `socketID`, bounded by the authorization timeout on the
@@ -9,16 +10,27 @@ extension PusherClient {
     /// - Parameter isKeyReload: Whether this asks again for an encrypted channel's key.
     nonisolated func runAuthorization(channel: String, socketID: String, isKeyReload: Bool = false) async {
         guard let authorizer = self.options.authorizer else { return }
-        await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
-            try await authorizer.authorize(socketID, channel)
-        } completion: { result in
-            await self.authorized(channel: channel, socketID: socketID, isKeyReload: isKeyReload, result: result)
+        let start = self.clock.now
+        await withSpan(isKeyReload ? "pusher.reload_key" : "pusher.authorize", ofKind: .client) { span in
+            span.attributes["pusher.channel"] = channel
+            span.attributes["pusher.socket_id"] = socketID
+            await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
+                try await authorizer.authorize(socketID, channel)
+            } completion: { result in
+                Self.record(result, on: span)
+                let duration = self.clock.now - start
+                await self.authorized(
+                    channel: channel, socketID: socketID, isKeyReload: isKeyReload, result: result, duration: duration)
+            }
         }
     }
 
     private func authorized(
-        channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>
+        channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>,
+        duration: Duration
     ) {
+        self.metrics?.authorization(
+            channel: channel, isKeyReload: isKeyReload, succeeded: (try? result.get()) != nil, duration: duration)
         if isKeyReload {
             self.perform(self.engine.keyReloaded(channel: channel, socketID: socketID, result: result))
         } else {
@@ -28,22 +40,39 @@ extension PusherClient {
 
     nonisolated func runUserAuthentication(socketID: String) async {
         guard let authenticator = self.options.userAuthenticator else { return }
-        await self.timed(code: .signInFailed, what: "the user authenticator", channel: nil) {
-            try await authenticator.authenticate(socketID)
-        } completion: { result in
-            await self.userAuthenticated(socketID: socketID, result: result)
+        let start = self.clock.now
+        await withSpan("pusher.sign_in", ofKind: .client) { span in
+            span.attributes["pusher.socket_id"] = socketID
+            await self.timed(code: .signInFailed, what: "the user authenticator", channel: nil) {
+                try await authenticator.authenticate(socketID)
+            } completion: { result in
+                Self.record(result, on: span)
+                await self.userAuthenticated(socketID: socketID, result: result, duration: self.clock.now - start)
+            }
         }
     }
 
-    private func userAuthenticated(socketID: String, result: Result<UserAuthentication, PusherError>) {
+    private func userAuthenticated(
+        socketID: String, result: Result<UserAuthentication, PusherError>, duration: Duration
+    ) {
         switch result {
         case .success(let authentication):
+            self.metrics?.signIn(succeeded: true, duration: duration)
             self.perform(
                 self.engine.userAuthenticated(
                     socketID: socketID, auth: authentication.auth, userData: authentication.userData))
         case .failure(let error):
+            self.metrics?.signIn(succeeded: false, duration: duration)
             self.perform(self.engine.userAuthenticationFailed(socketID: socketID, error: error))
         }
+    }
+
+    /// Marks `span` failed with the error of a failed request (its code and message, never a secret).
+    private nonisolated static func record<Value>(_ result: Result<Value, PusherError>, on span: any Span) {
+        guard case .failure(let error) = result else { return }
+        span.recordError(error)
+        span.setStatus(SpanStatus(code: .error, message: "\(error.code)"))
+        if let status = error.httpStatus { span.attributes["http.response.status_code"] = status }
     }
 
     /// Runs `body` against the authorization timeout on the injected clock and hands its result (a

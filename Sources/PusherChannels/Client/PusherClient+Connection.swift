@@ -2,6 +2,7 @@
 
 import Logging
 import PusherCore
+import Tracing
 
 extension PusherClient {
     private enum ConnectionOutcome: Sendable {
@@ -15,6 +16,7 @@ extension PusherClient {
         guard case .success(let url) = self.connectionURL else { return }
         let handle = ConnectionHandle()
         self.connections[generation] = handle
+        self.startConnectionSpan(generation: generation)
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
         self.commands.yield(.startConnection(generation: generation, url: url, handle))
     }
@@ -91,9 +93,13 @@ extension PusherClient {
 
     private func connectionCancelled(generation: Int) {
         self.connections.removeValue(forKey: generation)?.finish()
+        self.connectionSpans.removeValue(forKey: generation)?.end()
     }
 
     private func connectionEnded(generation: Int, outcome: ConnectionOutcome) {
+        // The engine's new state ends the attempt's span with its cause; a socket the engine had
+        // already left behind ends its span here.
+        defer { self.connectionSpans.removeValue(forKey: generation)?.end() }
         let handle = self.connections.removeValue(forKey: generation)
         handle?.finish()
         let now = self.clock.now

@@ -10,6 +10,8 @@ extension PusherClient {
         // Consumers with staged events (handed over once each, after the batch) and consumers to forget.
         var staged: [EventConsumer] = []
         var failed: [Int] = []
+        // Whether the number of confirmed subscriptions may have changed (for the metrics gauge).
+        var subscriptionsChanged = false
         for action in actions {
             switch action {
             case .deliver(let event, let id):
@@ -17,7 +19,10 @@ extension PusherClient {
                 if consumer.staged.isEmpty { staged.append(consumer) }
                 consumer.staged.append(event)
             case .deliverPresence(let change, let id):
-                if let buffer = self.presenceConsumers[id], !buffer.deliver(contentsOf: [change]) { failed.append(id) }
+                guard let buffer = self.presenceConsumers[id] else { continue }
+                var tally = DeliveryTally()
+                if !buffer.deliver(contentsOf: [change], tally: &tally) { failed.append(id) }
+                if tally.failedTooSlow { self.metrics?.consumerFailed(channel: buffer.channel) }
             case .finishConsumer(let id, let error):
                 if let consumer = self.eventConsumers.removeValue(forKey: id) {
                     _ = consumer.flush()
@@ -25,6 +30,7 @@ extension PusherClient {
                 }
                 self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
             case .consumersChanged(let channel):
+                subscriptionsChanged = true
                 self.consumersChanged(on: channel)
             case .openConnection(let generation):
                 self.openConnection(generation: generation)
@@ -50,12 +56,16 @@ extension PusherClient {
                 self.commands.yield(.authorize(channel: channel, socketID: socketID))
             case .reloadKey(let channel, let socketID):
                 self.log(.debug, "reloading the key of an encrypted channel", ["pusher.channel": "\(channel)"])
+                self.metrics?.keyReloadStarted(channel: channel)
                 self.commands.yield(.reloadKey(channel: channel, socketID: socketID))
             case .authenticateUser(let socketID):
                 self.log(.debug, "authenticating the user")
                 self.commands.yield(.authenticateUser(socketID: socketID))
             case .publishState(let state):
                 self.log(.debug, "connection state changed", ["pusher.state": "\(state)"])
+                subscriptionsChanged = true
+                self.metrics?.stateChanged(to: state)
+                self.endConnectionSpans(state: state)
                 self.observers.publish(state)
             case .publishUser(let state):
                 self.log(.debug, "user state changed", ["pusher.user_state": "\(state)"])
@@ -72,8 +82,10 @@ extension PusherClient {
                 self.log(
                     .debug, "decryption failed",
                     ["pusher.channel": "\(failure.channel)", "pusher.event": "\(failure.event)"])
+                self.metrics?.decryptionFailed(failure)
                 self.observers.report(failure)
             case .notifySubscription(let event):
+                subscriptionsChanged = true
                 switch event {
                 case .succeeded(let channel, let isResubscription):
                     self.log(
@@ -92,7 +104,12 @@ extension PusherClient {
             }
         }
         // One hand-over (one lock, one wake) per consumer per batch.
-        for consumer in staged where !consumer.flush() { failed.append(consumer.id) }
+        if self.metrics == nil {
+            for consumer in staged where !consumer.flush() { failed.append(consumer.id) }
+        } else {
+            self.flushCounting(staged, failed: &failed)
+        }
+        if subscriptionsChanged { self.metrics?.subscriptionCount(self.engine.subscribedChannelCount) }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }
 
@@ -111,6 +128,7 @@ extension PusherClient {
             start = end
         }
         self.actionBuffer = actions
+        self.metrics?.received(total: self.engine.channelEventsReceived)
     }
 
     /// How many messages are handled between two wake-ups of waiting consumers.

@@ -3,6 +3,7 @@
 import Logging
 import PusherCore
 import ServiceLifecycle
+import Tracing
 
 /// A client for the Pusher Channels protocol (version 7), for Pusher and every server that speaks it.
 ///
@@ -63,6 +64,10 @@ public actor PusherClient: Service {
     var consumerWaiters: [(channel: String, count: Int, signal: OneShotSignal)] = []
     /// Reused across batches so that the hot path allocates no action list per read.
     var actionBuffer: [ClientEngine.Action] = []
+    /// swift-metrics instruments; nil (nothing recorded) without a metrics backend.
+    var metrics: ClientMetrics?
+    /// The tracing span of each connection attempt, until it connects or fails.
+    var connectionSpans: [Int: any Span] = [:]
 
     /// Creates a client whose timers run on the continuous clock.
     ///
@@ -109,6 +114,7 @@ public actor PusherClient: Service {
             )
         )
         (self.commandStream, self.commands) = AsyncStream.makeStream()
+        self.metrics = ClientMetrics(options: options.metrics)
     }
 
     // MARK: Observing
@@ -225,6 +231,7 @@ public actor PusherClient: Service {
         self.observers.finishAll()
         for handle in self.connections.values { handle.finish() }
         self.connections = [:]
+        self.endConnectionSpans(state: nil)
         self.reconnectTimers = [:]
         for waiter in self.consumerWaiters { waiter.signal.fire() }
         self.consumerWaiters = []

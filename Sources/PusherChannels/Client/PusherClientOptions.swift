@@ -59,6 +59,9 @@ public struct PusherClientOptions: Sendable {
     /// ``trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``. A failed handshake or a
     /// refused certificate is reported as `tlsFailed`, naming the host and the reason.
     public var tlsConfiguration: TLSConfiguration?
+    /// Metrics through swift-metrics: none until the application bootstraps a backend. Per-channel
+    /// labels are off by default.
+    public var metrics: Metrics
 
     /// Options for Pusher's hosted service in `cluster` (`ws-{cluster}.pusher.com`).
     public init(cluster: String = "mt1") {
@@ -81,6 +84,7 @@ public struct PusherClientOptions: Sendable {
         self.maximumMessageSize = 1 << 20
         self.buffering = .default
         self.tlsConfiguration = nil
+        self.metrics = Metrics()
         self.authorizer = nil
         self.userAuthenticator = nil
         self.clientEventRateLimit = 10

@@ -60,9 +60,15 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     ///
     /// - Returns: False when the consumer is gone or was just failed (the client then forgets it).
     package func deliver(contentsOf elements: [Element]) -> Bool {
+        var tally = DeliveryTally()
+        return self.deliver(contentsOf: elements, tally: &tally)
+    }
+
+    /// ``deliver(contentsOf:)``, adding what the buffer dropped or whether it failed to `tally`.
+    func deliver(contentsOf elements: [Element], tally: inout DeliveryTally) -> Bool {
         let (alive, waiter) = self.state.withLockedValue { state -> (Bool, UnsafeContinuation<Void, Never>?) in
             for element in elements {
-                if !self.add(element, to: &state) { return (false, state.takeWaiter()) }
+                if !self.add(element, to: &state, tally: &tally) { return (false, state.takeWaiter()) }
             }
             return (true, state.elements.isEmpty ? nil : state.takeWaiter())
         }
@@ -71,7 +77,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     }
 
     /// Buffers one element as the policy says; false when the consumer has ended or is failed now.
-    private func add(_ element: Element, to state: inout State) -> Bool {
+    private func add(_ element: Element, to state: inout State, tally: inout DeliveryTally) -> Bool {
         guard state.end == nil else { return false }
         let reserved = state.reserved ? 1 : 0
         let size = element.bufferedByteCount
@@ -84,11 +90,13 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         }
         switch self.whenFull {
         case .dropNewest:
+            tally.dropped += 1
             return true
         case .dropOldest:
             // Make room, by count and by bytes, never dropping the element a waiting consumer is owed.
             repeat {
                 state.bytes -= state.elements.remove(at: reserved).bufferedByteCount
+                tally.dropped += 1
             } while state.elements.count > reserved && state.bytes + size > self.byteLimit
             state.elements.append(element)
             state.bytes += size
@@ -102,6 +110,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
                     channel: self.channel
                 )
             )
+            tally.failedTooSlow = true
             return false
         }
     }

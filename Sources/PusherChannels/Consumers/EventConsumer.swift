@@ -17,8 +17,14 @@ final class EventConsumer {
 
     /// Hands the staged events over; false when the consumer is gone or was just failed.
     func flush() -> Bool {
+        var tally = DeliveryTally()
+        return self.flush(tally: &tally)
+    }
+
+    /// ``flush()``, adding what the buffer dropped or whether it failed to `tally`.
+    func flush(tally: inout DeliveryTally) -> Bool {
         guard !self.staged.isEmpty else { return true }
-        let alive = self.buffer.deliver(contentsOf: self.staged)
+        let alive = self.buffer.deliver(contentsOf: self.staged, tally: &tally)
         self.staged.removeAll(keepingCapacity: true)
         return alive
     }

@@ -55,6 +55,7 @@ extension ClientEngine {
                 if isActive { self.handleProtocolMessage(message, generation: generation, at: now, into: &actions) }
             } else {
                 if isActive { self.connection.channelEventReceived() }
+                self.channelEventsReceived &+= 1
                 self.deliver(message, into: &actions)
             }
         }

@@ -71,6 +71,8 @@ package struct ClientEngine: Sendable {
     var isFinished = false
     /// The time of the latest input that carried one.
     var now: Duration = .zero
+    /// Channel events received so far (one increment each; drivers report the growth per batch).
+    package internal(set) var channelEventsReceived = 0
 
     package init(configuration: Configuration) {
         self.configuration = configuration
@@ -97,6 +99,9 @@ package struct ClientEngine: Sendable {
 
     /// How many consumers iterate events (or presence changes) of `channel`.
     package func consumerCount(on channel: String) -> Int { self.consumers.count(on: channel) }
+
+    /// Channels the server has confirmed on the current connection.
+    package var subscribedChannelCount: Int { self.subscriptions.subscribedCount }
 
     /// How many consumers iterate the signed-in user's events.
     package var userConsumerCount: Int { self.consumers.user.count }

@@ -64,6 +64,11 @@ package struct SubscriptionStateMachine: Sendable {
         self.entries[channel]?.server == .subscribed
     }
 
+    /// Channels the server has confirmed (O(channels): for metrics, not the per-event path).
+    package var subscribedCount: Int {
+        self.entries.values.reduce(0) { count, entry in entry.server == .subscribed ? count + 1 : count }
+    }
+
     /// Channels whose subscribe was sent and not yet confirmed.
     package var awaitingConfirmation: [String] {
         self.entries.filter { $0.value.server == .subscribing }.map(\.key).sorted()

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+
+/// What full buffers did during one batch's hand-over, for the client's metrics.
+struct DeliveryTally {
+    /// Elements dropped by the `dropOldest` and `dropNewest` policies.
+    var dropped = 0
+    /// Whether the consumer was failed for being too slow (policy `fail`) in this hand-over.
+    var failedTooSlow = false
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+
+import InMemoryTracing
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+import Tracing
+
+/// Spans as a tracing backend sees them: swift-distributed-tracing's `InMemoryTracer`, bound to the
+/// client's task with `withTracer` (no global bootstrap, so the tests run in parallel).
+@Suite("Tracing", .timeLimit(.minutes(1)))
+struct TracingTests {
+    static let secret = "tracing-app-secret"
+
+    static func spans(_ tracer: InMemoryTracer, named name: String) -> [FinishedInMemorySpan] {
+        tracer.finishedSpans.filter { $0.operationName == name }
+    }
+
+    /// Subscribes `channel` through the fake server's HTTP auth endpoint and waits for the outcome.
+    static func subscribeOverHTTP(
+        _ channel: String, tracer: InMemoryTracer, configure: (FakePusherServer) async -> Void = { _ in }
+    ) async throws -> (requests: [FakePusherServer.AuthRequest], outcome: SubscriptionEvent?) {
+        try await withTracer(tracer) {
+            try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+                await configure(server)
+                var options = server.clientOptions()
+                options.authorizer = .endpoint(server.authEndpoint)
+                let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+                let outcome = try await withRunning(client) { client in
+                    var outcomes = client.subscriptionEvents(on: channel).makeAsyncIterator()
+                    let consumer = Task { try await collect(client.events(on: channel), count: 1) }
+                    defer { consumer.cancel() }
+                    return await outcomes.next()
+                }
+                return (await server.snapshot.authRequests, outcome)
+            }
+        }
+    }
+
+    @Test("an HTTP authorization has a span, and the auth endpoint receives its trace context in headers")
+    func authorizationOverHTTP() async throws {
+        let tracer = InMemoryTracer()
+        let (requests, outcome) = try await Self.subscribeOverHTTP("private-traced", tracer: tracer)
+        guard case .succeeded? = outcome else {
+            Issue.record("expected a subscription, got \(String(describing: outcome))")
+            return
+        }
+        let authorize = Self.spans(tracer, named: "pusher.authorize")
+        try #require(authorize.count == 1)
+        #expect(authorize[0].attributes["pusher.channel"]?.toSpanAttribute() == "private-traced")
+        #expect(authorize[0].kind == .client)
+        #expect(authorize[0].status == nil, "a successful request leaves the status unset")
+        try #require(requests.count == 1)
+        #expect(requests[0].headers[InMemoryTracer.traceIDKey] == authorize[0].traceID)
+        #expect(requests[0].headers[InMemoryTracer.spanIDKey] == authorize[0].spanID)
+        // The connection attempt has its own span, ended once connected, with the socket id.
+        let connect = Self.spans(tracer, named: "pusher.connect")
+        try #require(connect.count == 1)
+        #expect(connect[0].attributes["pusher.socket_id"] != nil)
+        #expect(connect[0].status == nil)
+    }
+
+    @Test("a refused authorization marks its span failed, with the HTTP status")
+    func refusedAuthorization() async throws {
+        let tracer = InMemoryTracer()
+        let (requests, outcome) = try await Self.subscribeOverHTTP("private-refused", tracer: tracer) { server in
+            await server.setAuthEndpoint(.respond(status: 403, body: "forbidden"))
+        }
+        guard case .failed? = outcome else {
+            Issue.record("expected a refusal, got \(String(describing: outcome))")
+            return
+        }
+        #expect(requests.count == 1)
+        let authorize = Self.spans(tracer, named: "pusher.authorize")
+        try #require(authorize.count == 1)
+        #expect(authorize[0].status?.code == .error)
+        #expect(authorize[0].errors.count == 1)
+        #expect(authorize[0].attributes["http.response.status_code"]?.toSpanAttribute() == 403)
+    }
+
+    @Test("each connection attempt has a span: a handshake timeout fails it, the next attempt succeeds")
+    func connectionAttempts() async throws {
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await withInMemoryClient { harness in
+                var states = harness.client.connectionStates.makeAsyncIterator()
+                // The first socket opens but the server never says connection_established.
+                _ = await harness.transport.nextConnection()
+                await harness.clock.waitForSleepers()
+                harness.clock.advance(by: .seconds(10))
+                guard case .reconnecting(_, let delay, _)? = await states.collect(until: \.isReconnecting).last else {
+                    return
+                }
+                await harness.clock.waitForSleepers()
+                harness.clock.advance(by: delay)
+                _ = await harness.established(socketID: "2.2")
+                _ = await states.connectedSocketID()
+            }
+        }
+        let attempts = Self.spans(tracer, named: "pusher.connect")
+        try #require(attempts.count == 2)
+        #expect(attempts[0].status?.code == .error)
+        #expect(attempts[0].status?.message == "handshakeTimeout")
+        #expect(attempts[0].attributes["pusher.attempt"]?.toSpanAttribute() == 0)
+        #expect(attempts[1].attributes["pusher.attempt"]?.toSpanAttribute() == 1)
+        #expect(attempts[1].status == nil)
+        #expect(attempts[1].attributes["pusher.socket_id"]?.toSpanAttribute() == "2.2")
+        #expect(attempts[1].attributes["server.address"]?.toSpanAttribute() == "pusher.invalid")
+    }
+
+    @Test("sign-in has a span; a failing authenticator marks it failed")
+    func signIn() async throws {
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await withInMemoryClient(options: { options in
+                options.userAuthenticator = UserAuthenticator { _ in
+                    throw PusherError(.signInFailed, "no user")
+                }
+            }) { harness in
+                var users = harness.client.userStates.makeAsyncIterator()
+                _ = await harness.established()
+                try await harness.client.signIn()
+                while let state = await users.next() {
+                    if case .failed = state { break }
+                }
+            }
+        }
+        let signIns = Self.spans(tracer, named: "pusher.sign_in")
+        try #require(signIns.count == 1)
+        #expect(signIns[0].attributes["pusher.socket_id"]?.toSpanAttribute() == "1.1")
+        #expect(signIns[0].status?.code == .error)
+    }
+}
