@@ -1,42 +1,93 @@
 // Send client events to the other members of a presence channel, and receive theirs with the
-// sender's user id. Offline, two clients talk through the fake server.
+// sender's user id.
+//
+// Client events need an authorized channel (the app must allow them): set PUSHER_KEY and
+// PUSHER_CLUSTER (default mt1), or PUSHER_HOST (with PUSHER_PORT, PUSHER_TLS=0|1, PUSHER_PATH),
+// and either PUSHER_AUTH_ENDPOINT (your backend's) or PUSHER_SECRET with PUSHER_USER_ID; optionally
+// PUSHER_CHANNEL. It says hello, then prints what the others send until you press Ctrl-C. Without
+// PUSHER_KEY it runs offline: Ada says hello to Grace through the fake server.
 
-// snippet.hide
+import Foundation
 import PusherChannels
-import PusherChannelsTesting
+import PusherChannelsTesting  // only for the offline fallback
 
-print(ExampleEnvironment.summary)
-let secret = "app-secret"
-let channel = "presence-chat"
-
-func client(for server: FakePusherServer, user: String) -> PusherClient {
-    var options = server.clientOptions()
-    options.authorizer = .signing(key: server.appKey, secret: secret) { _ in .init(userID: user) }
-    return PusherClient(key: server.appKey, options: options)
+// snippet.options
+/// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
+func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+    guard let host = environment["PUSHER_HOST"] else {
+        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+    }
+    return PusherClientOptions(
+        host: host,
+        port: environment["PUSHER_PORT"].flatMap { Int($0) },
+        useTLS: environment["PUSHER_TLS"] != "0",
+        path: environment["PUSHER_PATH"] ?? ""
+    )
 }
 
-try await FakePusherServer.withRunning(configuration: .init(appSecret: secret)) { server in
-    try await withRunning(client(for: server, user: "ada")) { ada in
-        try await withRunning(client(for: server, user: "grace")) { grace in
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { for try await _ in ada.events(on: channel) {} }  // Ada must be subscribed to send
-                group.addTask {
-                    // snippet.show
-                    for try await event in grace.events(on: channel, named: "client-message") {
-                        print("\(event.userID ?? "someone") says \(event.data)")
-                        // snippet.hide
-                        break
-                        // snippet.show
-                    }
-                    // snippet.hide
+// snippet.authorizer
+/// Your backend's auth endpoint, or in-process signing where the app secret is at hand.
+func channelAuthorizer(key: String, from environment: [String: String]) -> ChannelAuthorizer? {
+    if let endpoint = environment["PUSHER_AUTH_ENDPOINT"].flatMap({ URL(string: $0) }) {
+        return .endpoint(endpoint)  // pass `headers:` with your user's credentials
+    }
+    if let secret = environment["PUSHER_SECRET"] {
+        let userID = environment["PUSHER_USER_ID"] ?? "snippet-user"
+        return .signing(key: key, secret: secret) { _ in PresenceMember(userID: userID) }
+    }
+    return nil
+}
+
+// snippet.messages
+/// Prints the messages the other members send; `limit` ends the loop early (offline only).
+func printMessages(of client: PusherClient, on channel: String, limit: Int = .max) async throws {
+    for try await event in client.events(on: channel, named: "client-message").prefix(limit) {
+        print("\(event.userID ?? "someone") says \(event.data)")
+    }
+}
+
+/// Sends a message to the other members. The channel must have a consumer: the event waits for
+/// the subscription to succeed, then goes out.
+func sayHello(_ client: PusherClient, on channel: String) async throws {
+    try await client.trigger("client-message", on: channel, data: #"{"text":"hello"}"#)
+}
+
+// snippet.end
+let environment = ProcessInfo.processInfo.environment
+let channel = environment["PUSHER_CHANNEL"] ?? "presence-chat"
+
+if let key = environment["PUSHER_KEY"] {
+    var options = connectionOptions(from: environment)
+    options.authorizer = channelAuthorizer(key: key, from: environment)
+    try await withPusherClient(key: key, options: options) { client in
+        async let messages: Void = printMessages(of: client, on: channel)
+        await client.waitForConsumers(on: channel)
+        try await sayHello(client, on: channel)
+        try await messages
+    }
+} else {
+    // Offline fallback: the in-process fake server plays the server's part; Ada says hello to Grace.
+    print("No PUSHER_KEY set: running offline against the in-process fake server.")
+    try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
+        // Signs for `user` with the fake server's app secret, through the same helper as above.
+        func options(for user: String) -> PusherClientOptions {
+            var options = server.clientOptions()
+            options.authorizer = channelAuthorizer(
+                key: server.appKey,
+                from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user]
+            )
+            return options
+        }
+        try await withPusherClient(key: server.appKey, options: options(for: "ada")) { ada in
+            try await withPusherClient(key: server.appKey, options: options(for: "grace")) { grace in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await printMessages(of: ada, on: channel) }  // to send, Ada listens
+                    group.addTask { try await printMessages(of: grace, on: channel, limit: 1) }
+                    await server.waitForSubscribers(of: channel, count: 2)  // Grace must be there to hear it
+                    try await sayHello(ada, on: channel)
+                    try await group.next()  // Grace heard Ada
+                    group.cancelAll()
                 }
-                await server.waitForSubscribers(of: channel, count: 2)
-                await ada.waitForConsumers(on: channel, count: 1)
-                // snippet.show
-                try await ada.trigger("client-message", on: channel, data: #"{"text":"hello"}"#)
-                // snippet.hide
-                try await group.next()
-                group.cancelAll()
             }
         }
     }

@@ -1,36 +1,69 @@
 // Watch the connection's state: the sequence starts with the current state, then every change,
 // including reconnections with their attempt number, delay and cause (the server's close code).
 //
-// Offline, the fake server asks the client to reconnect (close code 4200), then drops the socket
+// Set PUSHER_KEY and PUSHER_CLUSTER (default mt1), or PUSHER_HOST (with PUSHER_PORT,
+// PUSHER_TLS=0|1, PUSHER_PATH); it watches until you press Ctrl-C. Without PUSHER_KEY it runs
+// offline: the fake server asks the client to reconnect (close code 4200), then drops the socket
 // without a close frame, so the reconnection machinery shows itself.
 
-// snippet.hide
+import Foundation
 import PusherChannels
-import PusherChannelsTesting
+import PusherChannelsTesting  // only for the offline fallback
 
-print(ExampleEnvironment.summary)
-try await ExampleEnvironment.withClient { client, server in
-    var connections = 0
-    // snippet.show
+// snippet.options
+/// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
+func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+    guard let host = environment["PUSHER_HOST"] else {
+        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+    }
+    return PusherClientOptions(
+        host: host,
+        port: environment["PUSHER_PORT"].flatMap { Int($0) },
+        useTLS: environment["PUSHER_TLS"] != "0",
+        path: environment["PUSHER_PATH"] ?? ""
+    )
+}
+
+// snippet.states
+/// Prints every connection state until the client stops.
+func printConnectionStates(of client: PusherClient) async {
     for await state in client.connectionStates {
         switch state {
         case .connected(let socketID):
             print("connected as \(socketID)")
-            // snippet.hide
-            connections += 1
-            if let server {
-                if connections == 1 { await server.close(code: 4200, reason: "please reconnect") }
-                if connections == 2 { await server.drop() }
-            }
-            if connections == 3 && server != nil { return }
-        // snippet.show
         case .reconnecting(let attempt, let delay, let cause):
-            print("reconnecting (attempt \(attempt)) in \(delay) because \(cause.message), close code \(cause.closeCode ?? 0)")
+            let closeCode = cause.closeCode.map { " (close code \($0))" } ?? ""
+            print("reconnecting (attempt \(attempt)) in \(delay): \(cause.message)\(closeCode)")
         case .failed(let error):
             print("gave up: \(error)")
         default:
             print(state)
         }
     }
-    // snippet.hide
+}
+
+// snippet.end
+let environment = ProcessInfo.processInfo.environment
+
+if let key = environment["PUSHER_KEY"] {
+    try await withPusherClient(key: key, options: connectionOptions(from: environment)) { client in
+        await printConnectionStates(of: client)
+    }
+} else {
+    // Offline fallback: the in-process fake server plays the server's part.
+    print("No PUSHER_KEY set: running offline against the in-process fake server.")
+    try await FakePusherServer.withRunning { server in
+        try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
+            async let printing: Void = printConnectionStates(of: client)
+            var connections = 0
+            for await state in client.connectionStates where state.isConnected {
+                connections += 1
+                if connections == 1 { await server.close(code: 4200, reason: "please reconnect") }
+                if connections == 2 { await server.drop() }
+                if connections == 3 { break }
+            }
+            client.shutdown()  // ends the states' sequence once it has told the last ones
+            await printing
+        }
+    }
 }

@@ -1,57 +1,96 @@
 // Subscribe to an end-to-end encrypted channel (private-encrypted-…).
 //
-// The authorizer's answer carries the channel's shared secret next to `auth`; events arrive
-// decrypted, with the same `data` and `decode(_:)` as any other event. When the key rotates, the
-// client reloads it once and keeps the channel's order. Events it cannot open are reported on
-// `decryptionFailures`, and the channel keeps flowing. Offline, the fake server seals its events
-// with a master key and then rotates it. Online, set PUSHER_SECRET and PUSHER_MASTER_KEY (base64).
+// The authorization carries the channel's shared secret next to `auth`; events arrive decrypted,
+// with the same `data` and `decode(_:)` as any other event. When the key rotates, the client
+// reloads it once and keeps the channel's order; events it cannot open are reported on
+// `decryptionFailures(on:)` and the channel keeps flowing.
+//
+// Set PUSHER_KEY and PUSHER_CLUSTER (default mt1), or PUSHER_HOST (with PUSHER_PORT,
+// PUSHER_TLS=0|1, PUSHER_PATH), and either PUSHER_AUTH_ENDPOINT (your backend's, which answers with
+// "shared_secret") or PUSHER_SECRET with PUSHER_MASTER_KEY (base64); optionally PUSHER_CHANNEL. It
+// listens until you press Ctrl-C. Without PUSHER_KEY it runs offline: the fake server seals two
+// events with its master key and rotates the key between them.
 
-// snippet.hide
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 import Foundation
 import PusherChannels
-import PusherChannelsTesting
+import PusherChannelsTesting  // only for the offline fallback
 
-struct Order: Decodable { var id: Int }
+// snippet.options
+/// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
+func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+    guard let host = environment["PUSHER_HOST"] else {
+        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+    }
+    return PusherClientOptions(
+        host: host,
+        port: environment["PUSHER_PORT"].flatMap { Int($0) },
+        useTLS: environment["PUSHER_TLS"] != "0",
+        path: environment["PUSHER_PATH"] ?? ""
+    )
+}
 
-let environment = ProcessInfo.processInfo.environment
-let channel = ExampleEnvironment.channel(default: "private-encrypted-orders")
-print(ExampleEnvironment.summary)
+// snippet.authorizer
+/// Your backend's auth endpoint, or in-process signing where the app secret and master key are at
+/// hand (the channel's key is derived from the master key, with no HTTP round trip).
+func channelAuthorizer(key: String, from environment: [String: String]) -> ChannelAuthorizer? {
+    if let endpoint = environment["PUSHER_AUTH_ENDPOINT"].flatMap({ URL(string: $0) }) {
+        return .endpoint(endpoint)  // pass `headers:` with your user's credentials
+    }
+    if let secret = environment["PUSHER_SECRET"], let masterKey = environment["PUSHER_MASTER_KEY"] {
+        return .signing(key: key, secret: secret, masterKey: masterKey)
+    }
+    return nil
+}
 
-if let key = environment["PUSHER_KEY"], let secret = environment["PUSHER_SECRET"], let masterKey = environment["PUSHER_MASTER_KEY"] {
-    // snippet.show
-    var options = PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
-    // On your server: derive the channel's key from the master key, no HTTP hop. In an app, use
-    // `.endpoint(authURL)`: your backend's answer includes "shared_secret".
-    options.authorizer = .signing(key: key, secret: secret, masterKey: masterKey)
-    try await withPusherClient(key: key, options: options) { client in
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                for await failure in client.decryptionFailures(on: channel) { print("skipped: \(failure)") }
-            }
-            for try await event in client.events(on: channel) {
-                print("\(event.name): \(try event.decode(Order.self).id)")
+// snippet.orders
+struct Order: Decodable {
+    var id: Int
+}
+
+/// Prints the orders on `channel`, and what could not be decrypted; `limit` ends early (offline).
+func printOrders(of client: PusherClient, on channel: String, limit: Int = .max) async throws {
+    try await withThrowingDiscardingTaskGroup { group in
+        group.addTask {
+            for await failure in client.decryptionFailures(on: channel) {
+                print("skipped: \(failure)")
             }
         }
+        for try await event in client.events(on: channel).prefix(limit) {
+            print("\(event.name): order \(try event.decode(Order.self).id)")
+        }
+        group.cancelAll()
     }
-    // snippet.hide
+}
+
+// snippet.end
+let environment = ProcessInfo.processInfo.environment
+let channel = environment["PUSHER_CHANNEL"] ?? "private-encrypted-orders"
+
+if let key = environment["PUSHER_KEY"] {
+    var options = connectionOptions(from: environment)
+    options.authorizer = channelAuthorizer(key: key, from: environment)
+    try await withPusherClient(key: key, options: options) { client in
+        try await printOrders(of: client, on: channel)
+    }
 } else {
-    let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
-    let configuration = FakePusherServer.Configuration(appSecret: "app-secret", encryptionMasterKey: masterKey)
+    // Offline fallback: the in-process fake server plays the server's part, and your backend's.
+    print("No PUSHER_KEY set: running offline against the in-process fake server.")
+    let configuration = FakePusherServer.Configuration(
+        appSecret: "app-secret",
+        encryptionMasterKey: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+    )
     try await FakePusherServer.withRunning(configuration: configuration) { server in
         var options = server.clientOptions()
-        options.authorizer = .endpoint(server.authEndpoint)  // answers with auth and shared_secret
-        try await withRunning(PusherClient(key: server.appKey, options: options)) { client in
-            async let orders = client.events(on: channel).prefix(2).reduce(into: [ChannelEvent]()) { $0.append($1) }
+        // The fake server's auth endpoint stands in for your backend's, through the same helper as above.
+        let backend = ["PUSHER_AUTH_ENDPOINT": server.authEndpoint.absoluteString]
+        options.authorizer = channelAuthorizer(key: server.appKey, from: backend)
+        try await withPusherClient(key: server.appKey, options: options) { client in
+            async let printing: Void = printOrders(of: client, on: channel, limit: 2)
             await server.waitForSubscribers(of: channel)
             await server.trigger(channel: channel, event: "order-created", data: #"{"id":1}"#)
             await server.rotateEncryptionMasterKey("ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=")
             await server.trigger(channel: channel, event: "order-created", data: #"{"id":2}"#)
-            for event in try await orders {
-                print("\(event.name): order \(try event.decode(Order.self).id)")
-            }
+            try await printing
             let requests = await server.snapshot.authRequests.count
             print("authorizations: \(requests) (the second one reloaded the rotated key)")
         }

@@ -1,49 +1,69 @@
 // Unsubscribe by cancelling the task that iterates a channel, or by leaving its loop.
 //
-// A channel stays subscribed while at least one consumer iterates it; when the last one goes
-// away, the client sends pusher:unsubscribe. Offline, the fake server shows what it received.
+// A channel stays subscribed while at least one consumer iterates it; when the last one goes away,
+// the client sends pusher:unsubscribe. Set PUSHER_KEY and PUSHER_CLUSTER (default mt1), or
+// PUSHER_HOST (with PUSHER_PORT, PUSHER_TLS=0|1, PUSHER_PATH), and PUSHER_CHANNEL: after two events
+// on the channel it unsubscribes and exits. Without PUSHER_KEY it runs offline: the fake server
+// sends the two events and shows the pusher:unsubscribe it received.
 
-// snippet.hide
+import Foundation
 import PusherChannels
-import PusherChannelsTesting
+import PusherChannelsTesting  // only for the offline fallback
 
-let channel = ExampleEnvironment.channel(default: "ticker")
+// snippet.options
+/// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
+func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+    guard let host = environment["PUSHER_HOST"] else {
+        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+    }
+    return PusherClientOptions(
+        host: host,
+        port: environment["PUSHER_PORT"].flatMap { Int($0) },
+        useTLS: environment["PUSHER_TLS"] != "0",
+        path: environment["PUSHER_PATH"] ?? ""
+    )
+}
 
-print(ExampleEnvironment.summary)
-try await ExampleEnvironment.withClient { client, server in
-    // snippet.show
+// snippet.unsubscribe
+/// Follows `channel` with two consumers: one in a child task that would run for ever, and a loop
+/// that leaves after two events. Cancelling the child task then ends the last consumer.
+func followThenUnsubscribe(_ client: PusherClient, channel: String) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
-            for try await event in client.events(on: channel) {
-                print("consumer got \(event.name): \(event.data)")
-            }
-            print("consumer finished: its task was cancelled")
+            for try await _ in client.events(on: channel) {}
+            print("the other consumer finished: its task was cancelled")
         }
-        // snippet.hide
-        if let server {
-            // Plays the server once both consumers listen (the second one is the loop below).
-            group.addTask {
-                await client.waitForConsumers(on: channel, count: 2)
-                await server.waitForSubscribers(of: channel)
-                await server.trigger(channel: channel, event: "tick", data: "1")
-                await server.trigger(channel: channel, event: "tick", data: "2")
-            }
+        // Leaving a loop unregisters its consumer; the channel stays subscribed for the other one.
+        for try await event in client.events(on: channel).prefix(2) {
+            print("got \(event.name): \(event.data)")
         }
-        // Wait for two events before cancelling.
-        var seen = 0
-        for try await _ in client.events(on: channel) {
-            seen += 1
-            if seen == 2 { break }  // leaving a loop unregisters that consumer too
-        }
-        // snippet.show
-        // Cancelling the consumer's task ends its loop and, as it was the channel's last consumer,
-        // unsubscribes.
+        // Cancelling the task ends the channel's last consumer: the client sends pusher:unsubscribe.
         group.cancelAll()
     }
-    // snippet.hide
-    if let server {
-        let unsubscribes = await server.waitForMessages(named: "pusher:unsubscribe")
-        print("the server received: \(unsubscribes.map(\.text))")
+}
+
+// snippet.end
+let environment = ProcessInfo.processInfo.environment
+let channel = environment["PUSHER_CHANNEL"] ?? "ticker"
+
+if let key = environment["PUSHER_KEY"] {
+    try await withPusherClient(key: key, options: connectionOptions(from: environment)) { client in
+        try await followThenUnsubscribe(client, channel: channel)
     }
-    print("channels still subscribed: \(await client.channels)")
+} else {
+    // Offline fallback: the in-process fake server plays the server's part.
+    print("No PUSHER_KEY set: running offline against the in-process fake server.")
+    try await FakePusherServer.withRunning { server in
+        try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
+            async let following: Void = followThenUnsubscribe(client, channel: channel)
+            await client.waitForConsumers(on: channel, count: 2)
+            await server.waitForSubscribers(of: channel)
+            await server.trigger(channel: channel, event: "tick", data: "1")
+            await server.trigger(channel: channel, event: "tick", data: "2")
+            try await following
+            let unsubscribes = await server.waitForMessages(named: "pusher:unsubscribe")
+            print("the server received: \(unsubscribes.map(\.text))")
+            print("channels still subscribed: \(await client.channels)")
+        }
+    }
 }

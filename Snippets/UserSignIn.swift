@@ -1,69 +1,99 @@
-// Sign in as a user: receive the events your server sends to that user, and watch other users come
-// online and go offline.
+// Sign in as a user: receive the events your server sends to that user, and watch the users on
+// your watchlist come online and go offline.
 //
-// `signIn()` authenticates with the user authenticator (your backend's user-auth endpoint, or
-// in-process signing on a server that holds the secret), sends `pusher:signin`, and signs in again
-// after every reconnect. Offline, the fake server confirms the sign-in, a watched friend comes
-// online and leaves, and the server sends the user an event. Online, set PUSHER_SECRET and PUSHER_USER_ID.
+// `signIn()` authenticates with the user authenticator, sends `pusher:signin`, and signs in again
+// after every reconnection. An app on users' devices asks your backend's user-auth endpoint
+// (PUSHER_USER_AUTH_ENDPOINT); a server that holds the app secret signs in-process for
+// PUSHER_USER_ID, watching the comma-separated PUSHER_WATCHLIST (PUSHER_SECRET). Set PUSHER_KEY and
+// PUSHER_CLUSTER (default mt1), or PUSHER_HOST (with PUSHER_PORT, PUSHER_TLS=0|1, PUSHER_PATH); it
+// listens until you press Ctrl-C. Without PUSHER_KEY it runs offline: Alice signs in, Bob (on her
+// watchlist) comes online and leaves, and the fake server sends Alice an event.
 
-// snippet.hide
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#endif
 import Foundation
 import PusherChannels
-import PusherChannelsTesting
+import PusherChannelsTesting  // only for the offline fallback
 
-let environment = ProcessInfo.processInfo.environment
-print(ExampleEnvironment.summary)
-
-if let key = environment["PUSHER_KEY"], let secret = environment["PUSHER_SECRET"], let userID = environment["PUSHER_USER_ID"] {
-    // snippet.show
-    var options = PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
-    options.userAuthenticator = .signing(key: key, secret: secret) {
-        UserAuthenticator.userData(id: userID, watchlist: ["friend-1", "friend-2"])
+// snippet.options
+/// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
+func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+    guard let host = environment["PUSHER_HOST"] else {
+        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    try await withPusherClient(key: key, options: options) { client in
+    return PusherClientOptions(
+        host: host,
+        port: environment["PUSHER_PORT"].flatMap { Int($0) },
+        useTLS: environment["PUSHER_TLS"] != "0",
+        path: environment["PUSHER_PATH"] ?? ""
+    )
+}
+
+// snippet.authenticator
+/// Your backend's user-auth endpoint, or in-process signing where the app secret is at hand.
+func userAuthenticator(key: String, from environment: [String: String]) -> UserAuthenticator? {
+    if let endpoint = environment["PUSHER_USER_AUTH_ENDPOINT"].flatMap({ URL(string: $0) }) {
+        return .endpoint(endpoint)  // pass `headers:` with your user's credentials
+    }
+    if let secret = environment["PUSHER_SECRET"], let userID = environment["PUSHER_USER_ID"] {
+        let watchlist = (environment["PUSHER_WATCHLIST"] ?? "").split(separator: ",").map(String.init)
+        return .signing(key: key, secret: secret) {
+            UserAuthenticator.userData(id: userID, watchlist: watchlist)
+        }
+    }
+    return nil
+}
+
+// snippet.user
+/// Signs in, then prints the events sent to this user and the watchlist's changes; `limit` ends
+/// early (offline only).
+func followUser(_ client: PusherClient, limit: Int = .max) async throws {
+    try await withThrowingDiscardingTaskGroup { group in
+        group.addTask {
+            for await change in client.watchlistEvents {
+                print("watchlist: \(change)")
+            }
+        }
         try await client.signIn()
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                for await change in client.watchlistEvents { print("watchlist: \(change)") }
-            }
-            for try await event in client.userEvents() {
-                print("to me: \(event.name) \(event.data)")
-            }
+        for try await event in client.userEvents().prefix(limit) {
+            print("to me: \(event.name) \(event.data)")
         }
+        group.cancelAll()
     }
-    // snippet.hide
+}
+
+// snippet.end
+let environment = ProcessInfo.processInfo.environment
+
+if let key = environment["PUSHER_KEY"] {
+    var options = connectionOptions(from: environment)
+    options.userAuthenticator = userAuthenticator(key: key, from: environment)
+    try await withPusherClient(key: key, options: options) { client in
+        try await followUser(client)
+    }
 } else {
-    let secret = "app-secret"
-    try await FakePusherServer.withRunning(configuration: .init(appSecret: secret)) { server in
-        var options = server.clientOptions()
-        options.userAuthenticator = .signing(key: server.appKey, secret: secret) {
-            UserAuthenticator.userData(id: "alice", watchlist: ["bob"])
+    // Offline fallback: the in-process fake server plays the server's part, and Bob comes and goes.
+    print("No PUSHER_KEY set: running offline against the in-process fake server.")
+    try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
+        // Signs for `user` with the fake server's app secret, through the same helper as above.
+        func options(for user: String, watching watchlist: String = "") -> PusherClientOptions {
+            var options = server.clientOptions()
+            options.userAuthenticator = userAuthenticator(
+                key: server.appKey,
+                from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user, "PUSHER_WATCHLIST": watchlist]
+            )
+            return options
         }
-        try await withRunning(PusherClient(key: server.appKey, options: options)) { client in
-            var watchlist = client.watchlistEvents.makeAsyncIterator()
-            async let firstEvent = client.userEvents().first { _ in true }
-            await client.waitForConsumers(on: PusherClient.userEventsConsumers)
-            try await client.signIn()
-            for await state in client.userStates {
-                print("user: \(state)")
-                if state.user != nil { break }
-            }
-            // Bob signs in elsewhere: Alice's watchlist says so.
-            var bobOptions = server.clientOptions()
-            bobOptions.userAuthenticator = .signing(key: server.appKey, secret: secret) { UserAuthenticator.userData(id: "bob") }
-            try await withRunning(PusherClient(key: server.appKey, options: bobOptions)) { bob in
+        try await withPusherClient(key: server.appKey, options: options(for: "alice", watching: "bob")) { client in
+            async let following: Void = followUser(client, limit: 1)
+            await server.waitUntil { $0.openConnections.contains { $0.userID == "alice" } }
+            // Bob, on Alice's watchlist, signs in and leaves; then the server sends Alice an event.
+            try await withPusherClient(key: server.appKey, options: options(for: "bob")) { bob in
                 try await bob.signIn()
                 await server.waitUntil { $0.openConnections.contains { $0.userID == "bob" } }
             }
-            // Online while Bob was connected, offline when he left.
-            for _ in 0..<2 {
-                if let change = await watchlist.next() { print("watchlist: \(change)") }
-            }
+            await server.waitUntil { !$0.openConnections.contains { $0.userID == "bob" } }
+            await client.waitForConsumers(on: PusherClient.userEventsConsumers)
             await server.sendToUser("alice", event: "invoice-paid", data: #"{"invoice":42}"#)
-            if let event = try await firstEvent { print("to me: \(event.name) \(event.data)") }
+            try await following
         }
     }
 }

@@ -130,4 +130,28 @@ struct TracingTests {
         #expect(signIns[0].attributes["pusher.socket_id"]?.toSpanAttribute() == "1.1")
         #expect(signIns[0].status?.code == .error)
     }
+
+    @Test("a sign-in through the user-auth endpoint sends the sign-in span's trace context")
+    func signInOverHTTP() async throws {
+        let tracer = InMemoryTracer()
+        let requests = try await withTracer(tracer) {
+            try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+                var options = server.clientOptions()
+                options.userAuthenticator = .endpoint(server.userAuthEndpoint)
+                try await withRunning(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+                    client in
+                    var states = client.userStates.makeAsyncIterator()
+                    try await client.signIn()
+                    while let state = await states.next(), state.user == nil {}
+                }
+                return await server.snapshot.authRequests
+            }
+        }
+        let signIns = Self.spans(tracer, named: "pusher.sign_in")
+        try #require(signIns.count == 1)
+        #expect(signIns[0].status == nil)
+        try #require(requests.count == 1)
+        #expect(requests[0].headers[InMemoryTracer.traceIDKey] == signIns[0].traceID)
+        #expect(requests[0].headers[InMemoryTracer.spanIDKey] == signIns[0].spanID)
+    }
 }
