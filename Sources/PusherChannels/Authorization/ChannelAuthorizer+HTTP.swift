@@ -14,6 +14,7 @@ extension ChannelAuthorizer {
     /// (plus `parameters`), answered with JSON `{"auth", "channel_data"?, "shared_secret"?}`.
     ///
     /// - Parameters:
+    ///   - url: Your auth endpoint.
     ///   - headers: Sent with every request.
     ///   - parameters: Extra form fields sent with every request.
     ///   - headersProvider: Called before every request, for values that change (tokens that

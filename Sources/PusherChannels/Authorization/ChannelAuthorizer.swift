@@ -29,6 +29,8 @@ public struct ChannelAuthorizer: Sendable {
     /// secret would ship with it. There, authorize through your backend with ``init(_:)``.
     ///
     /// - Parameters:
+    ///   - key: The application key.
+    ///   - secret: The application secret.
     ///   - masterKey: The app's encryption master key (base64 of 32 bytes); required to subscribe
     ///     to private-encrypted channels, whose shared secret is derived from it.
     ///   - presenceMember: Who the client is on a presence channel; required to subscribe to

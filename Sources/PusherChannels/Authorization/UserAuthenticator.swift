@@ -26,8 +26,11 @@ public struct UserAuthenticator: Sendable {
     /// Signs in-process with the app secret: the signature of `socket_id::user::user_data`. For
     /// servers that hold the secret; never in an app on users' devices.
     ///
-    /// - Parameter userData: The exact `user_data` JSON string, for example from
-    ///   ``userData(id:info:watchlist:)``.
+    /// - Parameters:
+    ///   - key: The application key.
+    ///   - secret: The application secret.
+    ///   - userData: The exact `user_data` JSON string, for example from
+    ///     ``userData(id:info:watchlist:)``.
     public static func signing(key: String, secret: String, userData: @escaping @Sendable () async throws -> String)
         -> UserAuthenticator
     {

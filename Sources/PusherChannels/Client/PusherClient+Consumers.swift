@@ -6,6 +6,8 @@ extension PusherClient {
     /// Events of `channel`, optionally only those named `eventName`. See ``ChannelEventSequence``.
     ///
     /// - Parameters:
+    ///   - channel: The channel's name; its prefix (`private-`, `presence-`, …) gives its kind.
+    ///   - eventName: Only events with this name, or every event of the channel with `nil`.
     ///   - authorization: For a private or presence channel, an authorization you obtained yourself
     ///     for the current connection; used once instead of asking the authorizer. See
     ///     ``ProvidedAuthorization``.

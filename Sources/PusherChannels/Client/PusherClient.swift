@@ -9,7 +9,7 @@ import Tracing
 ///
 /// The client's background work (the socket, timers, reconnection) happens only while ``run()``
 /// runs: call it in a task group, hand the client to a swift-service-lifecycle `ServiceGroup`, or
-/// use ``withPusherClient(key:options:logger:_:)``, which runs it around a closure.
+/// use ``withPusherClient(key:options:logger:isolation:_:)``, which runs it around a closure.
 ///
 /// ```swift
 /// let client = PusherClient(key: "app-key", options: .init(cluster: "eu"))

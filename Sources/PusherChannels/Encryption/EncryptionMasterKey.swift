@@ -16,7 +16,9 @@ public enum EncryptionMasterKey {
     /// The channel's 32-byte key: SHA-256 of the channel name's UTF-8 bytes followed by the 32-byte
     /// master key, as base64 (the `shared_secret` of an authorization).
     ///
-    /// - Parameter masterKey: The app's encryption master key, base64 of 32 bytes.
+    /// - Parameters:
+    ///   - channel: The private-encrypted channel's name.
+    ///   - masterKey: The app's encryption master key, base64 of 32 bytes.
     /// - Throws: ``PusherError`` `invalidConfiguration` when the master key is not base64 of 32 bytes.
     public static func sharedSecret(forChannel channel: String, masterKey: String) throws(PusherError) -> String {
         guard let key = Data(base64Encoded: masterKey), key.count == 32 else {
