@@ -45,6 +45,7 @@ struct TracingTests {
             Issue.record("expected a subscription, got \(String(describing: outcome))")
             return
         }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
         let authorize = Self.spans(tracer, named: "pusher.authorize")
         try #require(authorize.count == 1)
         #expect(authorize[0].attributes["pusher.channel"]?.toSpanAttribute() == "private-traced")
@@ -71,10 +72,15 @@ struct TracingTests {
             return
         }
         #expect(requests.count == 1)
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
         let authorize = Self.spans(tracer, named: "pusher.authorize")
         try #require(authorize.count == 1)
         #expect(authorize[0].status?.code == .error)
         #expect(authorize[0].errors.count == 1)
+        #expect(
+            authorize[0].errors.first.map { "\($0.error)" }
+                == "authorizationFailed: authorizationFailed [channel private-refused] (HTTP 403)",
+            "the code and status only: no response body, URL or cause")
         #expect(authorize[0].attributes["http.response.status_code"]?.toSpanAttribute() == 403)
     }
 
@@ -97,6 +103,7 @@ struct TracingTests {
                 _ = await states.connectedSocketID()
             }
         }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
         let attempts = Self.spans(tracer, named: "pusher.connect")
         try #require(attempts.count == 2)
         #expect(attempts[0].status?.code == .error)
@@ -106,6 +113,29 @@ struct TracingTests {
         #expect(attempts[1].status == nil)
         #expect(attempts[1].attributes["pusher.socket_id"]?.toSpanAttribute() == "2.2")
         #expect(attempts[1].attributes["server.address"]?.toSpanAttribute() == "pusher.invalid")
+    }
+
+    @Test("the client's spans are children of the span run() starts in; a given-up attempt is marked cancelled")
+    func parentAndCancelledAttempt() async throws {
+        let tracer = InMemoryTracer()
+        let parent = try await withTracer(tracer) {
+            try await withSpan("application") { span in
+                try await withInMemoryClient { harness in
+                    // The first socket opens; the server never answers before disconnect().
+                    _ = await harness.transport.nextConnection()
+                    await harness.client.disconnect()
+                }
+                return span.context.inMemorySpanContext
+            }
+        }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
+        let attempts = Self.spans(tracer, named: "pusher.connect")
+        try #require(attempts.count == 1)
+        let context = try #require(parent)
+        #expect(attempts[0].traceID == context.traceID)
+        #expect(attempts[0].parentSpanID == context.spanID)
+        #expect(attempts[0].attributes["pusher.cancelled"]?.toSpanAttribute() == true)
+        #expect(attempts[0].status == nil, "giving up is not a failure")
     }
 
     @Test("sign-in has a span; a failing authenticator marks it failed")
@@ -125,6 +155,7 @@ struct TracingTests {
                 }
             }
         }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
         let signIns = Self.spans(tracer, named: "pusher.sign_in")
         try #require(signIns.count == 1)
         #expect(signIns[0].attributes["pusher.socket_id"]?.toSpanAttribute() == "1.1")
@@ -147,6 +178,7 @@ struct TracingTests {
                 return await server.snapshot.authRequests
             }
         }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
         let signIns = Self.spans(tracer, named: "pusher.sign_in")
         try #require(signIns.count == 1)
         #expect(signIns[0].status == nil)

@@ -67,12 +67,8 @@ extension PusherClient {
         }
     }
 
-    /// Marks `span` failed with the error of a failed request (its code and message, never a secret).
     private nonisolated static func record<Value>(_ result: Result<Value, PusherError>, on span: any Span) {
-        guard case .failure(let error) = result else { return }
-        span.recordError(error)
-        span.setStatus(SpanStatus(code: .error, message: "\(error.code)"))
-        if let status = error.httpStatus { span.attributes["http.response.status_code"] = status }
+        if case .failure(let error) = result { Self.markFailed(span, with: error) }
     }
 
     /// Runs `body` against the authorization timeout on the injected clock and hands its result (a

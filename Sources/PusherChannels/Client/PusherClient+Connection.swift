@@ -16,7 +16,6 @@ extension PusherClient {
         guard case .success(let url) = self.connectionURL else { return }
         let handle = ConnectionHandle()
         self.connections[generation] = handle
-        self.startConnectionSpan(generation: generation)
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
         self.commands.yield(.startConnection(generation: generation, url: url, handle))
     }
@@ -24,6 +23,7 @@ extension PusherClient {
     /// One socket's whole life: open, read and write, watchdog; ends when the socket closes, fails
     /// or is aborted through its handle.
     nonisolated func runConnection(generation: Int, url: String, handle: ConnectionHandle) async {
+        await self.startConnectionSpan(generation: generation)
         let configuration = TransportConfiguration(
             maximumMessageSize: self.options.maximumMessageSize,
             tlsConfiguration: self.options.tlsConfiguration
@@ -93,7 +93,10 @@ extension PusherClient {
 
     private func connectionCancelled(generation: Int) {
         self.connections.removeValue(forKey: generation)?.finish()
-        self.connectionSpans.removeValue(forKey: generation)?.end()
+        if let span = self.connectionSpans.removeValue(forKey: generation) {
+            span.attributes["pusher.cancelled"] = true
+            span.end()
+        }
     }
 
     private func connectionEnded(generation: Int, outcome: ConnectionOutcome) {

@@ -7,35 +7,49 @@ extension PusherClient {
     /// The batch's hand-over to consumers, counting what was delivered, dropped and failed: one
     /// counter increment per batch (per channel with channel labels), not per event.
     func flushCounting(_ staged: [EventConsumer], failed: inout [Int]) {
-        guard let labelled = self.metrics?.includesChannelLabel else { return }
-        var delivered = 0
-        var dropped = 0
+        guard let labelled = self.metrics?.includesChannelLabel else {
+            for consumer in staged where !consumer.flush() { failed.append(consumer.id) }
+            return
+        }
+        var total = DeliveryTally()
         for consumer in staged {
-            let count = consumer.staged.count
             var tally = DeliveryTally()
             if !consumer.flush(tally: &tally) { failed.append(consumer.id) }
             if labelled {
-                self.metrics?.delivered(count, channel: consumer.buffer.channel)
-                self.metrics?.dropped(tally.dropped, channel: consumer.buffer.channel)
+                self.metrics?.handedOver(tally, channel: consumer.buffer.channel)
             } else {
-                delivered += count
-                dropped += tally.dropped
+                total.accepted += tally.accepted
+                total.dropped += tally.dropped
+                if tally.failedTooSlow { self.metrics?.handedOver(DeliveryTally(failedTooSlow: true), channel: nil) }
             }
-            if tally.failedTooSlow { self.metrics?.consumerFailed(channel: consumer.buffer.channel) }
         }
-        if !labelled {
-            self.metrics?.delivered(delivered, channel: nil)
-            self.metrics?.dropped(dropped, channel: nil)
-        }
+        if !labelled { self.metrics?.handedOver(total, channel: nil) }
+    }
+
+    /// Hands a finishing consumer's staged events over, counting them like any batch.
+    func flushFinishing(_ consumer: EventConsumer) {
+        var tally = DeliveryTally()
+        _ = consumer.flush(tally: &tally)
+        self.metrics?.handedOver(tally, channel: consumer.buffer.channel)
     }
 
     // MARK: Tracing
 
-    /// Starts the span of the connection attempt of `generation`; it ends when the attempt connects
-    /// or fails.
-    func startConnectionSpan(generation: Int) {
+    /// Starts the span of the connection attempt of `generation`, in the connection's own task
+    /// (inside `run()`, so under the tracer and context the client runs with); it ends when the
+    /// attempt connects or fails.
+    nonisolated func startConnectionSpan(generation: Int) async {
         let span = startSpan("pusher.connect", ofKind: .client)
         guard span.isRecording else {
+            span.end()
+            return
+        }
+        await self.attachConnectionSpan(span, generation: generation)
+    }
+
+    private func attachConnectionSpan(_ span: any Span, generation: Int) {
+        // The attempt may already be over (aborted before its task ran).
+        guard self.connections[generation] != nil else {
             span.end()
             return
         }
@@ -57,14 +71,14 @@ extension PusherClient {
             error = nil
         case .reconnecting(_, _, let cause): error = cause
         case .failed(let cause): error = cause
-        case .disconnected, nil: error = nil
+        case .disconnected, nil:
+            // Given up on request (or the run ended) before the attempt connected.
+            for span in self.connectionSpans.values { span.attributes["pusher.cancelled"] = true }
+            error = nil
         case .initialized, .connecting: return
         }
         for span in self.connectionSpans.values {
-            if let error {
-                span.recordError(error)
-                span.setStatus(SpanStatus(code: .error, message: "\(error.code)"))
-            }
+            if let error { Self.markFailed(span, with: error) }
             span.end()
         }
         self.connectionSpans = [:]
@@ -72,6 +86,17 @@ extension PusherClient {
 }
 
 extension PusherClient {
+    /// Marks `span` failed with `error`'s code (and HTTP status): not its message or cause, which
+    /// can quote an auth URL or an authorizer's own error text.
+    nonisolated static func markFailed(_ span: any Span, with error: PusherError) {
+        var recorded = PusherError(error.code, "\(error.code)", channel: error.channel)
+        recorded.closeCode = error.closeCode
+        recorded.httpStatus = error.httpStatus
+        span.recordError(recorded)
+        span.setStatus(SpanStatus(code: .error, message: "\(error.code)"))
+        if let status = error.httpStatus { span.attributes["http.response.status_code"] = status }
+    }
+
     /// Whether this client records metrics (a metrics backend was in place when it was created).
     package var recordsMetrics: Bool { self.metrics != nil }
 }

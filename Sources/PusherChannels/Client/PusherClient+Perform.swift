@@ -22,11 +22,12 @@ extension PusherClient {
                 guard let buffer = self.presenceConsumers[id] else { continue }
                 var tally = DeliveryTally()
                 if !buffer.deliver(contentsOf: [change], tally: &tally) { failed.append(id) }
-                if tally.failedTooSlow { self.metrics?.consumerFailed(channel: buffer.channel) }
+                if tally.failedTooSlow {
+                    self.metrics?.handedOver(DeliveryTally(failedTooSlow: true), channel: buffer.channel)
+                }
             case .finishConsumer(let id, let error):
                 if let consumer = self.eventConsumers.removeValue(forKey: id) {
-                    self.metrics?.delivered(consumer.staged.count, channel: consumer.buffer.channel)
-                    _ = consumer.flush()
+                    self.flushFinishing(consumer)
                     consumer.buffer.finish(throwing: error)
                 }
                 self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
@@ -106,11 +107,7 @@ extension PusherClient {
             }
         }
         // One hand-over (one lock, one wake) per consumer per batch.
-        if self.metrics == nil {
-            for consumer in staged where !consumer.flush() { failed.append(consumer.id) }
-        } else {
-            self.flushCounting(staged, failed: &failed)
-        }
+        self.flushCounting(staged, failed: &failed)
         if subscriptionsChanged { self.metrics?.subscriptionCount(self.engine.subscribedChannelCount) }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }

@@ -16,7 +16,8 @@ extension PusherClientOptions {
         /// Whether per-channel metrics (events delivered and dropped, consumers failed,
         /// authorizations, decryption failures, key reloads) carry a `channel` dimension. Off by
         /// default: every channel name becomes a time series, so turn it on only for a small, fixed
-        /// set of channels.
+        /// set of channels. Clients sharing one metrics backend should agree on it: some backends
+        /// (swift-prometheus among them) refuse a name seen both with and without the label.
         public var includesChannelLabel: Bool
 
         public init(factory: (any MetricsFactory)? = nil, includesChannelLabel: Bool = false) {

@@ -86,6 +86,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         {
             state.elements.append(element)
             state.bytes += size
+            tally.accepted += 1
             return true
         }
         switch self.whenFull {
@@ -100,6 +101,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
             } while state.elements.count > reserved && state.bytes + size > self.byteLimit
             state.elements.append(element)
             state.bytes += size
+            tally.accepted += 1
             return true
         case .fail:
             let what = state.elements.count < self.limit + reserved ? "\(self.byteLimit) bytes" : "\(self.limit) events"

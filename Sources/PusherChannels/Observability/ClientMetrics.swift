@@ -18,16 +18,21 @@ struct ClientMetrics {
     private let factory: any MetricsFactory
     let includesChannelLabel: Bool
     private let eventsReceived: Counter
-    private let eventsDelivered: Counter
-    private let eventsDropped: Counter
-    private let consumersFailed: Counter
+    /// The unlabelled per-consumer counters; nil with channel labels, so that a metric name never
+    /// has two label sets (Prometheus refuses that).
+    private let eventsDelivered: Counter?
+    private let eventsDropped: Counter?
+    private let consumersFailed: Counter?
+    /// Gauges shared by every client of the factory: each client adds and removes its own share.
     private let connected: Meter
     private let subscriptions: Meter
     private var counters: [Key: Counter] = [:]
     private var timers: [Key: Timer] = [:]
     /// The engine's running count of received channel events at the last report.
     private var reportedReceived = 0
-    private var reportedSubscriptions = -1
+    /// This client's share of the gauges.
+    private var reportedConnected = 0
+    private var reportedSubscriptions = 0
 
     /// The metrics of a client with `options`, or nil when no metrics backend is bootstrapped (then
     /// the client records nothing at all).
@@ -37,13 +42,15 @@ struct ClientMetrics {
         self.factory = factory
         self.includesChannelLabel = options.includesChannelLabel
         self.eventsReceived = Counter(label: "pusher_events_received_total", factory: factory)
-        self.eventsDelivered = Counter(label: "pusher_events_delivered_total", factory: factory)
-        self.eventsDropped = Counter(label: "pusher_events_dropped_total", factory: factory)
-        self.consumersFailed = Counter(label: "pusher_consumers_failed_total", factory: factory)
+        if options.includesChannelLabel {
+            (self.eventsDelivered, self.eventsDropped, self.consumersFailed) = (nil, nil, nil)
+        } else {
+            self.eventsDelivered = Counter(label: "pusher_events_delivered_total", factory: factory)
+            self.eventsDropped = Counter(label: "pusher_events_dropped_total", factory: factory)
+            self.consumersFailed = Counter(label: "pusher_consumers_failed_total", factory: factory)
+        }
         self.connected = Meter(label: "pusher_connected", factory: factory)
         self.subscriptions = Meter(label: "pusher_subscriptions", factory: factory)
-        self.connected.set(0)
-        self.subscriptions.set(0)
     }
 
     // MARK: Connection
@@ -62,14 +69,18 @@ struct ClientMetrics {
         case .failed: name = "failed"
         }
         self.counter("pusher_connection_state_changes_total", ["state", name]).increment()
-        self.connected.set(state.isConnected ? 1 : 0)
+        let connected = state.isConnected ? 1 : 0
+        if connected != self.reportedConnected {
+            Self.move(self.connected, by: connected - self.reportedConnected)
+            self.reportedConnected = connected
+        }
     }
 
-    /// The confirmed subscriptions now; reported when the number changed.
+    /// This client's confirmed subscriptions now; the gauge moves by the difference.
     mutating func subscriptionCount(_ count: Int) {
         guard count != self.reportedSubscriptions else { return }
+        Self.move(self.subscriptions, by: count - self.reportedSubscriptions)
         self.reportedSubscriptions = count
-        self.subscriptions.set(count)
     }
 
     // MARK: Events (once per batch)
@@ -82,19 +93,14 @@ struct ClientMetrics {
         self.eventsReceived.increment(by: new)
     }
 
-    /// Events handed to consumers of `channel` in one batch.
-    mutating func delivered(_ count: Int, channel: String?) {
-        self.add(count, to: self.eventsDelivered, or: "pusher_events_delivered_total", channel: channel)
-    }
-
-    /// Events a full buffer dropped (policies `dropOldest` and `dropNewest`) in one batch.
-    mutating func dropped(_ count: Int, channel: String?) {
-        self.add(count, to: self.eventsDropped, or: "pusher_events_dropped_total", channel: channel)
-    }
-
-    /// A consumer failed for falling too far behind (policy `fail`).
-    mutating func consumerFailed(channel: String?) {
-        self.add(1, to: self.consumersFailed, or: "pusher_consumers_failed_total", channel: channel)
+    /// What one batch's hand-over to consumers of `channel` did: events taken, events a full
+    /// buffer dropped (`dropOldest`, `dropNewest`), a consumer failed for being too slow (`fail`).
+    mutating func handedOver(_ tally: DeliveryTally, channel: String?) {
+        self.add(tally.accepted, to: self.eventsDelivered, or: "pusher_events_delivered_total", channel: channel)
+        self.add(tally.dropped, to: self.eventsDropped, or: "pusher_events_dropped_total", channel: channel)
+        if tally.failedTooSlow {
+            self.add(1, to: self.consumersFailed, or: "pusher_consumers_failed_total", channel: channel)
+        }
     }
 
     // MARK: Requests
@@ -139,13 +145,13 @@ struct ClientMetrics {
     // MARK: Instruments
 
     /// Adds `count` to the unlabelled `counter`, or to the `channel`-labelled counter `label` when
-    /// channel labels are on (`*` for consumers of every channel).
-    private mutating func add(_ count: Int, to counter: Counter, or label: String, channel: String?) {
+    /// channel labels are on (`*` for consumers of more than one channel).
+    private mutating func add(_ count: Int, to counter: Counter?, or label: String, channel: String?) {
         guard count > 0 else { return }
-        if self.includesChannelLabel {
-            self.counter(label, ["channel", channel ?? "*"]).increment(by: count)
-        } else {
+        if let counter {
             counter.increment(by: count)
+        } else {
+            self.counter(label, ["channel", channel ?? "*"]).increment(by: count)
         }
     }
 
@@ -164,6 +170,15 @@ struct ClientMetrics {
         let timer = Timer(label: label, dimensions: Self.pairs(dimensions), factory: self.factory)
         self.timers[key] = timer
         return timer
+    }
+
+    /// Moves a shared gauge by this client's change (meters take non-negative amounts only).
+    private static func move(_ meter: Meter, by delta: Int) {
+        if delta > 0 {
+            meter.increment(by: Double(delta))
+        } else if delta < 0 {
+            meter.decrement(by: Double(-delta))
+        }
     }
 
     private static func pairs(_ flat: [String]) -> [(String, String)] {

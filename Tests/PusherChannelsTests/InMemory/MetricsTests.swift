@@ -73,6 +73,12 @@ struct MetricsTests {
             #expect(try metrics.expectCounter("pusher_events_delivered_total", [("channel", "a")]).totalValue == 2)
             #expect(try metrics.expectCounter("pusher_events_delivered_total", [("channel", "b")]).totalValue == 1)
             #expect(try metrics.expectCounter("pusher_events_received_total").totalValue == 3)
+            // One label set per name: no unlabelled twin (Prometheus refuses a name with two).
+            for label in [
+                "pusher_events_delivered_total", "pusher_events_dropped_total", "pusher_consumers_failed_total",
+            ] {
+                #expect(metrics.counters(label: label).allSatisfy { $0.dimensions.contains { $0.0 == "channel" } })
+            }
         }
     }
 
@@ -100,6 +106,8 @@ struct MetricsTests {
             #expect(try metrics.expectCounter("pusher_events_received_total").totalValue == 6)
             let dropped = try metrics.expectCounter("pusher_events_dropped_total").totalValue
             #expect(dropped == 3, "6 events, room for 3 in the slow consumer's buffer")
+            let delivered = try metrics.expectCounter("pusher_events_delivered_total").totalValue
+            #expect(delivered == 5, "3 taken by the slow consumer, 2 by the failing one before it failed")
             #expect(try metrics.expectCounter("pusher_consumers_failed_total").totalValue == 1)
         }
     }
@@ -159,6 +167,45 @@ struct MetricsTests {
             #expect(gauge.lastValue == 0)
             a.cancel()
         }
+    }
+
+    @Test("clients sharing a metrics backend each add and remove their own part of the gauges")
+    func sharedGauges() async throws {
+        let metrics = TestMetrics()
+        let measured: (inout PusherClientOptions) -> Void = { $0.metrics = .init(factory: metrics) }
+        func subscribe(_ harness: InMemoryHarness, to channels: [String]) async -> [Task<[ChannelEvent], any Error>] {
+            var confirmations = harness.client.subscriptionEvents().makeAsyncIterator()
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            let peer = await harness.established()
+            _ = await states.connectedSocketID()
+            let consumers = channels.map { channel in
+                Task { try await collect(harness.client.events(on: channel), count: 1) }
+            }
+            for _ in channels { _ = await peer.nextMessage(named: "pusher:subscribe") }
+            for channel in channels { peer.send(Self.succeeded(channel)) }
+            for _ in channels { _ = await confirmations.next() }
+            _ = await harness.client.state
+            return consumers
+        }
+        try await withInMemoryClient(options: measured) { first in
+            let firstConsumers = await subscribe(first, to: ["a"])
+            let connected = try metrics.expectMeter("pusher_connected")
+            let subscriptions = try metrics.expectMeter("pusher_subscriptions")
+            #expect(connected.lastValue == 1)
+            #expect(subscriptions.lastValue == 1)
+            try await withInMemoryClient(options: measured) { second in
+                let secondConsumers = await subscribe(second, to: ["b", "c"])
+                #expect(connected.lastValue == 2, "both clients are connected")
+                #expect(subscriptions.lastValue == 3, "1 + 2 confirmed subscriptions")
+                for consumer in secondConsumers { consumer.cancel() }
+            }
+            // The second client's run ended while connected: its share is gone, the first's stays.
+            #expect(connected.lastValue == 1)
+            #expect(subscriptions.lastValue == 1)
+            for consumer in firstConsumers { consumer.cancel() }
+        }
+        #expect(try metrics.expectMeter("pusher_connected").lastValue == 0)
+        #expect(try metrics.expectMeter("pusher_subscriptions").lastValue == 0)
     }
 
     @Test("authorizations: count by result and kind, latency on the injected clock")
