@@ -138,6 +138,39 @@ struct TracingTests {
         #expect(attempts[0].status == nil, "giving up is not a failure")
     }
 
+    @Test("an encrypted channel's key reload has a span of its own, beside the subscription's")
+    func keyReload() async throws {
+        let tracer = InMemoryTracer()
+        let channel = "private-encrypted-orders"
+        try await withTracer(tracer) {
+            try await withInMemoryClient(options: { options in
+                options.authorizer = ChannelAuthorizer { _, _ in
+                    ChannelAuthorization(
+                        auth: "key:signature", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+                }
+            }) { harness in
+                var failures = harness.client.decryptionFailures(on: channel).makeAsyncIterator()
+                let consumer = Task { try await collect(harness.client.events(on: channel), count: 1) }
+                defer { consumer.cancel() }
+                let peer = await harness.established()
+                _ = await peer.nextMessage(named: "pusher:subscribe")
+                peer.send(#"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)
+                // Well formed, but it does not open with the key: the client reloads the key once.
+                let forged =
+                    #"{\"nonce\":\"\#(String(repeating: "A", count: 32))\",\"ciphertext\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}"#
+                peer.send(#"{"event":"order","channel":"\#(channel)","data":"\#(forged)"}"#)
+                _ = await failures.next()
+            }
+        }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
+        #expect(Self.spans(tracer, named: "pusher.authorize").count == 1)
+        let reloads = Self.spans(tracer, named: "pusher.reload_key")
+        try #require(reloads.count == 1)
+        #expect(reloads[0].attributes["pusher.channel"]?.toSpanAttribute() == .string(channel))
+        #expect(reloads[0].attributes["pusher.socket_id"]?.toSpanAttribute() == "1.1")
+        #expect(reloads[0].status == nil, "the reload itself succeeded")
+    }
+
     @Test("sign-in has a span; a failing authenticator marks it failed")
     func signIn() async throws {
         let tracer = InMemoryTracer()
