@@ -28,6 +28,10 @@ final class CLIProcess: Sendable {
     private let printed = NIOLockedValueBox<[String]>([])
     private let errors = NIOLockedValueBox(ErrorText())
     private let changes = NIOLockedValueBox(Changes())
+    /// Which of standard output and standard error reached end of file.
+    private let ended = NIOLockedValueBox<Set<String>>([])
+    /// ``diagnosis`` as it was when a wait for the process was cancelled (before it was killed).
+    private let diagnosisAtCancellation = NIOLockedValueBox<String?>(nil)
 
     /// Counts what arrived on standard output and standard error, for ``waitForChange(after:)``.
     private struct Changes {
@@ -87,7 +91,7 @@ final class CLIProcess: Sendable {
 
         let (endOfErrors, errorsEndSink) = AsyncStream.makeStream(of: Void.self)
         self.endOfErrors = endOfErrors
-        let (errors, changes) = (self.errors, self.changes)
+        let (errors, changes, ended) = (self.errors, self.changes, self.ended)
         self.stderrReader = PipeReader(
             descriptor: stderrRead,
             onData: { data in
@@ -107,6 +111,7 @@ final class CLIProcess: Sendable {
                     return state.waiters
                 }
                 for waiter in waiters { waiter.continuation.resume() }
+                _ = ended.withLockedValue { $0.insert("errors") }
                 errorsEndSink.finish()
                 Self.notify(changes)
             }
@@ -161,6 +166,7 @@ final class CLIProcess: Sendable {
     func startReadingOutput() {
         let pending = NIOLockedValueBox<[UInt8]>([])
         let (printed, lineSink, endSink, changes) = (self.printed, self.lineSink, self.endSink, self.changes)
+        let ended = self.ended
         let reader = PipeReader(
             descriptor: self.stdoutDescriptor,
             onData: { data in
@@ -178,6 +184,7 @@ final class CLIProcess: Sendable {
                 Self.notify(changes)
             },
             onEnd: {
+                _ = ended.withLockedValue { $0.insert("output") }
                 lineSink.finish()
                 endSink.finish()
                 Self.notify(changes)
@@ -235,8 +242,29 @@ final class CLIProcess: Sendable {
             for await _ in self.endOfErrors {}
             return self.status.withLockedValue { $0 }
         } onCancel: {
+            let diagnosis = self.diagnosis
+            self.diagnosisAtCancellation.withLockedValue { $0 = diagnosis }
             self.process.terminate()
         }
+    }
+
+    /// What is known of the process, for a failure message: whether its exit was seen and its
+    /// output and errors ended, and whether its process id still exists (with its state on Linux).
+    /// After a cancelled ``exitStatus()``, what was known when the wait was cancelled.
+    var diagnosis: String {
+        if let earlier = self.diagnosisAtCancellation.withLockedValue({ $0 }) { return earlier }
+        let status = self.status.withLockedValue { $0 }
+        let ended = self.ended.withLockedValue { $0 }
+        let pid = self.process.processIdentifier
+        var process = kill(pid, 0) == 0 ? "exists" : "is gone"
+        if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+        {
+            process += " (state \(state))"
+        }
+        return "exit \(status.map { "status \($0)" } ?? "not seen"), "
+            + "standard output \(ended.contains("output") ? "ended" : "open"), "
+            + "standard error \(ended.contains("errors") ? "ended" : "open"), process \(pid) \(process)"
     }
 
     /// Waits for the process to exit, not for its output; returns the exit status.

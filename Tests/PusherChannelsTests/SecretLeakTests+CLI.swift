@@ -84,7 +84,9 @@ extension SecretLeakTests {
             await server.waitForSubscribers(of: "private-encrypted-f")
             sharedSecrets.append(try #require(await server.sharedSecret(for: "private-encrypted-f")))
             await server.trigger(channel: "private-encrypted-f", event: "sealed", data: "opened")
-            #expect(await accepted.exitStatus() == 0, "stderr: \(accepted.standardError)")
+            #expect(
+                await accepted.exitStatus() == 0,
+                "stdout: \(accepted.standardOutputLines), stderr: \(accepted.standardError), \(accepted.diagnosis)")
             printed += self.output(accepted)
             #expect(
                 await server.snapshot.authRequests.filter {
