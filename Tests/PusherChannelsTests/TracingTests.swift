@@ -115,13 +115,17 @@ struct TracingTests {
         #expect(attempts[1].attributes["server.address"]?.toSpanAttribute() == "pusher.invalid")
     }
 
-    @Test("the client's spans are children of the span run() starts in; a given-up attempt is marked cancelled")
+    @Test(
+        "connection spans are children of the span run() starts in, not of connect()'s caller; giving up marks them cancelled"
+    )
     func parentAndCancelledAttempt() async throws {
         let tracer = InMemoryTracer()
         let parent = try await withTracer(tracer) {
             try await withSpan("application") { span in
-                try await withInMemoryClient { harness in
-                    // The first socket opens; the server never answers before disconnect().
+                try await withInMemoryClient(options: { $0.connectsAutomatically = false }) { harness in
+                    // connect() is called under another span: the attempt still belongs to the run's.
+                    await withSpan("caller") { _ in await harness.client.connect() }
+                    // The socket opens; the server never answers before disconnect().
                     _ = await harness.transport.nextConnection()
                     await harness.client.disconnect()
                 }
@@ -136,6 +140,23 @@ struct TracingTests {
         #expect(attempts[0].parentSpanID == context.spanID)
         #expect(attempts[0].attributes["pusher.cancelled"]?.toSpanAttribute() == true)
         #expect(attempts[0].status == nil, "giving up is not a failure")
+    }
+
+    @Test("an attempt given up before its task ran has a span marked cancelled, never a successful-looking one")
+    func attemptGivenUpAtOnce() async throws {
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await withInMemoryClient(options: { $0.connectsAutomatically = false }) { harness in
+                await harness.client.connect()
+                await harness.client.disconnect()
+            }
+        }
+        #expect(tracer.activeSpans.isEmpty, "every span ended")
+        let attempts = Self.spans(tracer, named: "pusher.connect")
+        try #require(attempts.count == 1)
+        #expect(attempts[0].attributes["pusher.cancelled"]?.toSpanAttribute() == true)
+        #expect(attempts[0].attributes["pusher.generation"] != nil)
+        #expect(attempts[0].status == nil)
     }
 
     @Test("an encrypted channel's key reload has a span of its own, beside the subscription's")

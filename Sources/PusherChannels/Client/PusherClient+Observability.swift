@@ -48,14 +48,15 @@ extension PusherClient {
     }
 
     private func attachConnectionSpan(_ span: any Span, generation: Int) {
-        // The attempt may already be over (aborted before its task ran).
-        guard self.connections[generation] != nil else {
-            span.end()
-            return
-        }
         span.attributes["server.address"] = self.options.endpoint.host
         if let port = self.options.endpoint.port { span.attributes["server.port"] = port }
         span.attributes["pusher.generation"] = generation
+        // The attempt may already be given up (disconnect(), the run ending) before its task ran.
+        guard self.attemptsAwaitingSpan.remove(generation) != nil else {
+            span.attributes["pusher.cancelled"] = true
+            span.end()
+            return
+        }
         if case .connecting(let attempt) = self.engine.state { span.attributes["pusher.attempt"] = attempt }
         self.connectionSpans[generation] = span
     }
@@ -63,6 +64,13 @@ extension PusherClient {
     /// Ends the open connection spans as `state` says: successful when connected, failed with the
     /// cause when reconnecting or failed; `nil` ends them as the run ends.
     func endConnectionSpans(state: ConnectionState?) {
+        switch state {
+        case .disconnected?, .failed?, nil:
+            // No attempt goes on: one whose span is still on its way is given up.
+            self.attemptsAwaitingSpan = []
+        case .initialized?, .connecting?: return
+        case .connected?, .reconnecting?: break
+        }
         guard !self.connectionSpans.isEmpty else { return }
         let error: PusherError?
         switch state {

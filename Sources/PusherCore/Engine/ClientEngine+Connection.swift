@@ -29,9 +29,12 @@ extension ClientEngine {
         self.apply(self.connection.shutdown(at: now))
     }
 
-    /// The run ended: every consumer is finished and forgotten, the final state is published.
+    /// The run ended: every consumer is finished and forgotten, nothing is subscribed any more, the
+    /// final state is published.
     package mutating func runEnded(at now: Duration) -> [Action] {
         var actions: [Action] = []
+        // The socket is gone with the run (a cancelled run never hears it close).
+        self.subscriptions.disconnected()
         for action in self.connection.shutdown(at: now) {
             if case .publishState = action { actions.append(contentsOf: self.apply([action])) }
         }

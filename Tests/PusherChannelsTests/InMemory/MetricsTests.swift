@@ -193,12 +193,22 @@ struct MetricsTests {
             let subscriptions = try metrics.expectMeter("pusher_subscriptions")
             #expect(connected.lastValue == 1)
             #expect(subscriptions.lastValue == 1)
-            try await withInMemoryClient(options: measured) { second in
-                let secondConsumers = await subscribe(second, to: ["b", "c"])
+            // The second client's run is cancelled while it is connected and its consumers iterate.
+            var options = PusherClientOptions(host: "pusher.invalid", port: 443, useTLS: true)
+            measured(&options)
+            let (clock, transport) = (VirtualClock(), InMemoryTransport())
+            let client = PusherClient(key: "app-key", options: options, clock: clock, logger: nil, transport: transport)
+            let secondConsumers = await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await client.run() }
+                let consumers = await subscribe(
+                    InMemoryHarness(transport: transport, client: client, clock: clock), to: ["b", "c"])
                 #expect(connected.lastValue == 2, "both clients are connected")
                 #expect(subscriptions.lastValue == 3, "1 + 2 confirmed subscriptions")
-                for consumer in secondConsumers { consumer.cancel() }
+                group.cancelAll()
+                await group.waitForAll()
+                return consumers
             }
+            for consumer in secondConsumers { consumer.cancel() }
             // The second client's run ended while connected: its share is gone, the first's stays.
             #expect(connected.lastValue == 1)
             #expect(subscriptions.lastValue == 1)

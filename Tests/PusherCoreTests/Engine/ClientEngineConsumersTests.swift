@@ -105,8 +105,11 @@ struct ClientEngineConsumersTests {
         var script = EngineScript()
         script.connect()
         let id = try script.add(.channel("feed", eventName: nil, authorization: nil)).id
+        _ = script.receive(EngineScript.succeeded("feed"))
+        #expect(script.engine.subscribedChannelCount == 1)
         let actions = script.engine.runEnded(at: script.now)
         #expect(actions.contains(.finishConsumer(id, error: nil)))
+        #expect(script.engine.subscribedChannelCount == 0, "nothing is subscribed once the run is over")
         #expect(try script.engine.addConsumer(.all) == nil)
     }
 }
