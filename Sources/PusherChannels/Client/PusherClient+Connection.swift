@@ -16,7 +16,6 @@ extension PusherClient {
         guard case .success(let url) = self.connectionURL else { return }
         let handle = ConnectionHandle()
         self.connections[generation] = handle
-        self.attemptsAwaitingSpan.insert(generation)
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
         self.commands.yield(.startConnection(generation: generation, url: url, handle))
     }

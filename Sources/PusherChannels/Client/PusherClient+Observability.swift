@@ -4,33 +4,18 @@ import PusherCore
 import Tracing
 
 extension PusherClient {
-    /// The batch's hand-over to consumers, counting what was delivered, dropped and failed: one
-    /// counter increment per batch (per channel with channel labels), not per event.
-    func flushCounting(_ staged: [EventConsumer], failed: inout [Int]) {
-        guard let labelled = self.metrics?.includesChannelLabel else {
-            for consumer in staged where !consumer.flush() { failed.append(consumer.id) }
-            return
-        }
+    /// The batch's hand-over to consumers (one lock and one wake-up each), counting what was
+    /// delivered, dropped and failed: one counter increment per batch (per channel with channel
+    /// labels), not per event. Appends the consumers that are gone or just failed to `failed`.
+    func handOver(_ staged: [EventConsumer], failed: inout [Int]) {
+        let labelled = self.metrics?.includesChannelLabel ?? false
         var total = DeliveryTally()
         for consumer in staged {
             var tally = DeliveryTally()
             if !consumer.flush(tally: &tally) { failed.append(consumer.id) }
-            if labelled {
-                self.metrics?.handedOver(tally, channel: consumer.buffer.channel)
-            } else {
-                total.accepted += tally.accepted
-                total.dropped += tally.dropped
-                if tally.failedTooSlow { self.metrics?.handedOver(DeliveryTally(failedTooSlow: true), channel: nil) }
-            }
+            if labelled { self.metrics?.handedOver(tally, channel: consumer.buffer.channel) } else { total += tally }
         }
         if !labelled { self.metrics?.handedOver(total, channel: nil) }
-    }
-
-    /// Hands a finishing consumer's staged events over, counting them like any batch.
-    func flushFinishing(_ consumer: EventConsumer) {
-        var tally = DeliveryTally()
-        _ = consumer.flush(tally: &tally)
-        self.metrics?.handedOver(tally, channel: consumer.buffer.channel)
     }
 
     // MARK: Tracing
@@ -52,7 +37,7 @@ extension PusherClient {
         if let port = self.options.endpoint.port { span.attributes["server.port"] = port }
         span.attributes["pusher.generation"] = generation
         // The attempt may already be given up (disconnect(), the run ending) before its task ran.
-        guard self.attemptsAwaitingSpan.remove(generation) != nil else {
+        guard self.engine.activeGeneration == generation else {
             span.attributes["pusher.cancelled"] = true
             span.end()
             return
@@ -64,13 +49,6 @@ extension PusherClient {
     /// Ends the open connection spans as `state` says: successful when connected, failed with the
     /// cause when reconnecting or failed; `nil` ends them as the run ends.
     func endConnectionSpans(state: ConnectionState?) {
-        switch state {
-        case .disconnected?, .failed?, nil:
-            // No attempt goes on: one whose span is still on its way is given up.
-            self.attemptsAwaitingSpan = []
-        case .initialized?, .connecting?: return
-        case .connected?, .reconnecting?: break
-        }
         guard !self.connectionSpans.isEmpty else { return }
         let error: PusherError?
         switch state {
@@ -94,8 +72,8 @@ extension PusherClient {
 }
 
 extension PusherClient {
-    /// Marks `span` failed with `error`'s code (and HTTP status): not its message or cause, which
-    /// can quote an auth URL or an authorizer's own error text.
+    /// Marks `span` failed with `error`'s code, channel, close code and HTTP status: not its message
+    /// or cause, which can quote an auth URL, a response body or an authorizer's own error text.
     nonisolated static func markFailed(_ span: any Span, with error: PusherError) {
         var recorded = PusherError(error.code, "\(error.code)", channel: error.channel)
         recorded.closeCode = error.closeCode

@@ -22,12 +22,13 @@ extension PusherClient {
                 guard let buffer = self.presenceConsumers[id] else { continue }
                 var tally = DeliveryTally()
                 if !buffer.deliver(contentsOf: [change], tally: &tally) { failed.append(id) }
-                if tally.failedTooSlow {
-                    self.metrics?.handedOver(DeliveryTally(failedTooSlow: true), channel: buffer.channel)
-                }
+                // Presence changes are not events: only a failed consumer is counted.
+                self.metrics?.handedOver(DeliveryTally(consumersFailed: tally.consumersFailed), channel: buffer.channel)
             case .finishConsumer(let id, let error):
                 if let consumer = self.eventConsumers.removeValue(forKey: id) {
-                    self.flushFinishing(consumer)
+                    // Its staged events go first, counted like any batch; it is finished anyway.
+                    var gone: [Int] = []
+                    self.handOver([consumer], failed: &gone)
                     consumer.buffer.finish(throwing: error)
                 }
                 self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
@@ -107,7 +108,7 @@ extension PusherClient {
             }
         }
         // One hand-over (one lock, one wake) per consumer per batch.
-        self.flushCounting(staged, failed: &failed)
+        self.handOver(staged, failed: &failed)
         if subscriptionsChanged { self.metrics?.subscriptionCount(self.engine.subscribedChannelCount) }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }

@@ -68,9 +68,6 @@ public actor PusherClient: Service {
     var metrics: ClientMetrics?
     /// The tracing span of each connection attempt, until it connects or fails.
     var connectionSpans: [Int: any Span] = [:]
-    /// Connection attempts whose span is not attached yet and that are still in progress: a span
-    /// that arrives for an attempt the client has already given up on is ended as cancelled.
-    var attemptsAwaitingSpan: Set<Int> = []
 
     /// Creates a client whose timers run on the continuous clock.
     ///

@@ -112,7 +112,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
                     channel: self.channel
                 )
             )
-            tally.failedTooSlow = true
+            tally.consumersFailed += 1
             return false
         }
     }

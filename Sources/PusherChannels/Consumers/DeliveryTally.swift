@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 
-/// What full buffers did during one batch's hand-over, for the client's metrics.
+/// What buffers did during one batch's hand-over, for the client's metrics; tallies of several
+/// consumers add up.
 struct DeliveryTally {
-    /// Elements the buffer took.
+    /// Elements the buffers took.
     var accepted = 0
     /// Elements dropped by the `dropOldest` and `dropNewest` policies.
     var dropped = 0
-    /// Whether the consumer was failed for being too slow (policy `fail`) in this hand-over.
-    var failedTooSlow = false
+    /// Consumers failed for being too slow (policy `fail`) in this hand-over.
+    var consumersFailed = 0
+
+    static func += (total: inout DeliveryTally, tally: DeliveryTally) {
+        total.accepted += tally.accepted
+        total.dropped += tally.dropped
+        total.consumersFailed += tally.consumersFailed
+    }
 }

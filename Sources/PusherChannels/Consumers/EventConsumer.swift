@@ -15,13 +15,8 @@ final class EventConsumer {
         self.buffer = buffer
     }
 
-    /// Hands the staged events over; false when the consumer is gone or was just failed.
-    func flush() -> Bool {
-        var tally = DeliveryTally()
-        return self.flush(tally: &tally)
-    }
-
-    /// ``flush()``, adding what the buffer dropped or whether it failed to `tally`.
+    /// Hands the staged events over, adding what the buffer took, dropped or failed to `tally`;
+    /// false when the consumer is gone or was just failed.
     func flush(tally: inout DeliveryTally) -> Bool {
         guard !self.staged.isEmpty else { return true }
         let alive = self.buffer.deliver(contentsOf: self.staged, tally: &tally)

@@ -98,9 +98,7 @@ struct ClientMetrics {
     mutating func handedOver(_ tally: DeliveryTally, channel: String?) {
         self.add(tally.accepted, to: self.eventsDelivered, or: "pusher_events_delivered_total", channel: channel)
         self.add(tally.dropped, to: self.eventsDropped, or: "pusher_events_dropped_total", channel: channel)
-        if tally.failedTooSlow {
-            self.add(1, to: self.consumersFailed, or: "pusher_consumers_failed_total", channel: channel)
-        }
+        self.add(tally.consumersFailed, to: self.consumersFailed, or: "pusher_consumers_failed_total", channel: channel)
     }
 
     // MARK: Requests

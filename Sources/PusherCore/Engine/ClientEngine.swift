@@ -100,6 +100,10 @@ package struct ClientEngine: Sendable {
     /// How many consumers iterate events (or presence changes) of `channel`.
     package func consumerCount(on channel: String) -> Int { self.consumers.count(on: channel) }
 
+    /// The generation of the socket being connected or connected, if any: an attempt of another
+    /// generation has been given up or replaced.
+    package var activeGeneration: Int? { self.connection.activeGeneration }
+
     /// Channels the server has confirmed on the current connection.
     package var subscribedChannelCount: Int { self.subscriptions.subscribedCount }
 
