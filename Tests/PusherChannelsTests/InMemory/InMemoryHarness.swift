@@ -10,6 +10,18 @@ struct InMemoryHarness {
     let client: PusherClient
     let clock: VirtualClock
 
+    /// A client (not running yet) on a new in-memory transport and virtual clock, with the test
+    /// options (`pusher.invalid:443`, no jitter) changed by `configure`.
+    init(options configure: (inout PusherClientOptions) -> Void = { _ in }) {
+        var options = PusherClientOptions(host: "pusher.invalid", port: 443, useTLS: true)
+        options.backoff.jitter = 0
+        configure(&options)
+        self.clock = VirtualClock()
+        self.transport = InMemoryTransport()
+        self.client = PusherClient(
+            key: "app-key", options: options, clock: self.clock, logger: nil, transport: self.transport)
+    }
+
     /// The next connection, established with `socketID`.
     func established(socketID: String = "1.1") async -> InMemoryPeer {
         let peer = await self.transport.nextConnection()
@@ -22,13 +34,6 @@ func withInMemoryClient(
     options configure: (inout PusherClientOptions) -> Void = { _ in },
     _ body: (InMemoryHarness) async throws -> Void
 ) async throws {
-    var options = PusherClientOptions(host: "pusher.invalid", port: 443, useTLS: true)
-    options.backoff.jitter = 0
-    configure(&options)
-    let clock = VirtualClock()
-    let transport = InMemoryTransport()
-    let client = PusherClient(key: "app-key", options: options, clock: clock, logger: nil, transport: transport)
-    try await withRunning(client) { client in
-        try await body(InMemoryHarness(transport: transport, client: client, clock: clock))
-    }
+    let harness = InMemoryHarness(options: configure)
+    try await withRunning(harness.client) { _ in try await body(harness) }
 }

@@ -194,14 +194,10 @@ struct MetricsTests {
             #expect(connected.lastValue == 1)
             #expect(subscriptions.lastValue == 1)
             // The second client's run is cancelled while it is connected and its consumers iterate.
-            var options = PusherClientOptions(host: "pusher.invalid", port: 443, useTLS: true)
-            measured(&options)
-            let (clock, transport) = (VirtualClock(), InMemoryTransport())
-            let client = PusherClient(key: "app-key", options: options, clock: clock, logger: nil, transport: transport)
+            let second = InMemoryHarness(options: measured)
             let secondConsumers = await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await client.run() }
-                let consumers = await subscribe(
-                    InMemoryHarness(transport: transport, client: client, clock: clock), to: ["b", "c"])
+                group.addTask { try? await second.client.run() }
+                let consumers = await subscribe(second, to: ["b", "c"])
                 #expect(connected.lastValue == 2, "both clients are connected")
                 #expect(subscriptions.lastValue == 3, "1 + 2 confirmed subscriptions")
                 group.cancelAll()
