@@ -15,6 +15,9 @@ let package = Package(
     products: [
         .library(name: "PusherChannels", targets: ["PusherChannels"]),
         .library(name: "PusherChannelsTesting", targets: ["PusherChannelsTesting"]),
+        // The server side (HTTP API, authorizing your own clients, webhooks): its own product, so
+        // client users don't link AsyncHTTPClient through it.
+        .library(name: "PusherChannelsServer", targets: ["PusherChannelsServer"]),
         .executable(name: "pusher-channels", targets: ["PusherChannelsCLI"]),
     ],
     dependencies: [
@@ -27,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64.git", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `swift package generate-documentation` (scripts/docs); a plugin only, nothing is linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -48,13 +52,24 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // What the client and the server side share: HMAC-SHA256 and the protocol's signatures,
+        // SHA-256, MD5 (body_md5), secretbox and the encrypted-channel keys. One implementation,
+        // re-exported by both libraries.
+        .target(
+            name: "PusherCrypto",
+            dependencies: [
+                "PusherCore",
+                .target(name: "COpenSSLCrypto", condition: .when(platforms: [.linux])),
+                .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ]
+        ),
         // The client users import: the `PusherClient` actor, its sequences, the WebSocket transport.
         .target(
             name: "PusherChannels",
             dependencies: [
                 "PusherCore",
-                .target(name: "COpenSSLCrypto", condition: .when(platforms: [.linux])),
-                .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
+                "PusherCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -62,7 +77,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -85,6 +99,21 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
+        // own clients, verifying webhooks.
+        .target(
+            name: "PusherChannelsServer",
+            dependencies: [
+                "PusherCore",
+                "PusherCrypto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .executableTarget(
             name: "PusherChannelsCLI",
             dependencies: [
@@ -97,6 +126,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),
+        .testTarget(
+            name: "PusherChannelsServerTests",
+            dependencies: [
+                "PusherChannelsServer",
+                "PusherChannels",
+                "PusherChannelsTesting",
+            ]
+        ),
         .testTarget(
             name: "PusherChannelsTests",
             dependencies: [

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import ExtrasBase64
-import Foundation
 import PusherCore
 
 /// The `data` of an event on a private-encrypted channel: the JSON text
@@ -10,7 +9,7 @@ package enum EncryptedPayload {
     /// Opens `message`'s data with `key`. The per-event path of encrypted channels: the two fields
     /// are read with the scanner, base64 is decoded without Foundation, and the plaintext is
     /// written straight into the resulting string.
-    static func open(_ message: PusherMessage, key: [UInt8]) -> DecryptionStateMachine.Opened {
+    package static func open(_ message: PusherMessage, key: [UInt8]) -> DecryptionStateMachine.Opened {
         let fields: EncryptedFields
         do {
             fields = try EncryptedFields(parsing: message.data ?? "")
@@ -33,16 +32,17 @@ package enum EncryptedPayload {
         return SecretBox.openText(ciphertext, nonce: nonce, key: key)
     }
 
-    /// Seals `plaintext` as an event's data (for the fake server and tests); nil without libsodium.
+    /// Seals `plaintext` as an event's data (server-side triggers, the fake server, tests); nil without
+    /// libsodium.
     package static func seal(_ plaintext: String, key: [UInt8], nonce: [UInt8] = SecretBox.randomNonce()) -> String? {
         guard let ciphertext = SecretBox.seal(Array(plaintext.utf8), nonce: nonce, key: key) else { return nil }
-        return #"{"nonce":""# + Data(nonce).base64EncodedString() + #"","ciphertext":""#
-            + Data(ciphertext).base64EncodedString() + #""}"#
+        return #"{"nonce":""# + String(base64Encoding: nonce) + #"","ciphertext":""#
+            + String(base64Encoding: ciphertext) + #""}"#
     }
 
     /// The 32-byte key of a `shared_secret`, or nil when it is not base64 of 32 bytes.
-    static func key(fromSharedSecret secret: String) -> [UInt8]? {
-        guard let key = Data(base64Encoded: secret), key.count == SecretBox.keyLength else { return nil }
-        return Array(key)
+    package static func key(fromSharedSecret secret: String) -> [UInt8]? {
+        guard let key = try? Base64.decode(string: secret), key.count == SecretBox.keyLength else { return nil }
+        return key
     }
 }

@@ -5,13 +5,10 @@ import COpenSSLCrypto
 #elseif canImport(CryptoKit)
 import CryptoKit
 #endif
-#if canImport(CryptoKit)
-import Foundation
-#endif
 
 /// SHA-256 from the system's libcrypto on Linux and CryptoKit on Apple platforms.
-enum SHA256Digest {
-    static func hash(_ bytes: [UInt8]) -> [UInt8] {
+package enum SHA256Digest {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         #if canImport(COpenSSLCrypto)
         var digest = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeBufferPointer { input in
@@ -22,7 +19,7 @@ enum SHA256Digest {
         }
         return digest
         #elseif canImport(CryptoKit)
-        return Array(SHA256.hash(data: Data(bytes)))
+        return Array(SHA256.hash(data: bytes))
         #else
         #error("SHA-256 needs libcrypto (Linux) or CryptoKit (Apple platforms)")
         #endif

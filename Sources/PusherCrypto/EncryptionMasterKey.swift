@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
-
-#if canImport(COpenSSLCrypto)
-import COpenSSLCrypto
-#elseif canImport(CryptoKit)
-import CryptoKit
-#endif
-#if canImport(CSodium)
-import CSodium
-#endif
+import ExtrasBase64
+import PusherCore
 
 /// The shared secrets of private-encrypted channels, as the official server libraries derive them.
 public enum EncryptionMasterKey {
@@ -21,10 +13,21 @@ public enum EncryptionMasterKey {
     ///   - masterKey: The app's encryption master key, base64 of 32 bytes.
     /// - Throws: ``PusherError`` `invalidConfiguration` when the master key is not base64 of 32 bytes.
     public static func sharedSecret(forChannel channel: String, masterKey: String) throws(PusherError) -> String {
-        guard let key = Data(base64Encoded: masterKey), key.count == 32 else {
+        guard let key = Self.bytes(ofMasterKey: masterKey) else {
             throw PusherError(
                 .invalidConfiguration, "the encryption master key must be base64 of 32 bytes", channel: channel)
         }
-        return Data(SHA256Digest.hash(Array(channel.utf8) + Array(key))).base64EncodedString()
+        return String(base64Encoding: Self.channelKey(forChannel: channel, masterKey: key))
+    }
+
+    /// The 32 bytes of a base64 master key, or nil when it is not base64 of exactly 32 bytes.
+    package static func bytes(ofMasterKey masterKey: String) -> [UInt8]? {
+        guard let key = try? Base64.decode(string: masterKey), key.count == SecretBox.keyLength else { return nil }
+        return key
+    }
+
+    /// The channel's secretbox key: SHA-256(channel name UTF-8 ‖ the master key's 32 bytes).
+    package static func channelKey(forChannel channel: String, masterKey: [UInt8]) -> [UInt8] {
+        SHA256Digest.hash(Array(channel.utf8) + masterKey)
     }
 }
