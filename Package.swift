@@ -120,6 +120,13 @@ let package = Package(
                 "PusherChannels",
                 // `bench` runs the load server and reads the process's resource usage.
                 "PusherChannelsTesting",
+                // `trigger`, `channels`, `channel`, `users` (the HTTP API) and `webhooks`.
+                "PusherChannelsServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -141,6 +148,11 @@ let package = Package(
                 "PusherChannelsTesting",
                 "PusherChannelsCLI",
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The loopback HTTP API server of the CLI's tests.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // Posting webhooks to `pusher-channels webhooks`.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
