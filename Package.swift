@@ -97,6 +97,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 // The fake server's TLS mode.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The fake server's webhooks.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
@@ -140,7 +142,9 @@ let package = Package(
                 "PusherChannels",
                 "PusherChannelsTesting",
                 "PusherChannelsCLI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
