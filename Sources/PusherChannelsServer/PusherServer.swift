@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+
+import AsyncHTTPClient
+import CoreMetrics
+import Logging
+
+/// Publishes events and queries channels through the Pusher Channels HTTP API.
+///
+/// Create one per app and keep it: it is a value that shares its `HTTPClient` (and so its pooled
+/// connections) with every copy.
+///
+/// ```swift
+/// let pusher = PusherServer(
+///     configuration: try PusherServerConfiguration(appID: "1234", key: "KEY", secret: secret, cluster: "eu"))
+/// try await pusher.trigger(channel: "orders", event: "created", data: #"{"id":42}"#)
+/// ```
+///
+/// Every call checks its arguments and the configured ``PusherServerConfiguration/Limits`` before it
+/// sends anything, signs the request as the protocol requires, and waits at most
+/// ``PusherServerConfiguration/timeout`` for the answer. Calls are never retried.
+public struct PusherServer: Sendable {
+    /// The app, endpoint, timeout, master key and limits.
+    public let configuration: PusherServerConfiguration
+    let logger: Logger?
+    /// Sends signed requests: AsyncHTTPClient, or a recording transport in tests.
+    let transport: any PusherHTTPTransport
+    /// The signing timestamp (seconds since the epoch); injectable for known-answer tests.
+    let timestamp: @Sendable () -> Int
+    /// The nonce of each encrypted event; injectable for known-answer tests.
+    let nonce: @Sendable () -> [UInt8]
+    /// Where metrics go; `nil` is `MetricsSystem.factory` (tests inject a recording one).
+    let metricsFactory: (any MetricsFactory)?
+
+    /// A server that calls the HTTP API through `httpClient`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The app, endpoint, timeout, master key and limits.
+    ///   - httpClient: The client to send with (`HTTPClient.shared` by default). Its connection pool
+    ///     keeps connections to the API open between calls.
+    ///   - logger: Where to log each call at debug level (its name, status and duration; never the
+    ///     secret or event data). `nil` logs nothing.
+    public init(configuration: PusherServerConfiguration, httpClient: HTTPClient = .shared, logger: Logger? = nil) {
+        self.init(
+            configuration: configuration,
+            transport: AsyncHTTPClientTransport(client: httpClient, baseURL: configuration.baseURL),
+            logger: logger
+        )
+    }
+
+    /// A server with an injected transport, clock and nonce source (tests).
+    package init(
+        configuration: PusherServerConfiguration,
+        transport: any PusherHTTPTransport,
+        logger: Logger? = nil,
+        timestamp: @escaping @Sendable () -> Int = RequestSigner.currentTimestamp,
+        nonce: @escaping @Sendable () -> [UInt8] = { SecretBox.randomNonce() },
+        metricsFactory: (any MetricsFactory)? = nil
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.logger = logger
+        self.timestamp = timestamp
+        self.nonce = nonce
+        self.metricsFactory = metricsFactory
+    }
+}

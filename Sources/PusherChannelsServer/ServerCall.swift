@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+
+/// The HTTP API calls, as named in spans (`pusher.NAME`) and in the `call` metric dimension.
+enum ServerCall: String, Sendable {
+    case trigger
+    case batchTrigger = "batch_trigger"
+    case sendToUser = "send_to_user"
+    case terminateConnections = "terminate_connections"
+    case channels
+    case channel
+    case users
+
+    var spanName: String { "pusher." + self.rawValue }
+}
