@@ -97,6 +97,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 // The fake server's TLS mode.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The fake server's webhooks.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
@@ -139,7 +141,20 @@ let package = Package(
                 "PusherChannelsServer",
                 "PusherChannels",
                 "PusherChannelsTesting",
-            ]
+                // A loopback HTTP server for the error, timeout and wire tests; metrics and spans as a
+                // backend sees them.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            // A copy of ../shared/vectors/pusher-http-api.json, read at test time through #filePath.
+            exclude: ["Vectors"]
         ),
         .testTarget(
             name: "PusherChannelsTests",
@@ -147,12 +162,11 @@ let package = Package(
                 "PusherChannels",
                 "PusherChannelsTesting",
                 "PusherChannelsCLI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The loopback HTTP API server of the CLI's tests.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // Posting webhooks to `pusher-channels webhooks`.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
