@@ -10,7 +10,7 @@ struct PusherChannelsCommand: AsyncParsableCommand {
         abstract: "A command-line client for Pusher Channels and every server that speaks its protocol.",
         version: PusherClient.version,
         subcommands: [
-            Listen.self, Bench.self, Trigger.self, ListChannels.self, ShowChannel.self, ListUsers.self,
+            Listen.self, Bench.self, Trigger.self, ListChannels.self, ShowChannel.self, ListUsers.self, Webhooks.self,
         ]
     )
 
