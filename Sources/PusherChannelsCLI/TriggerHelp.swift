@@ -25,9 +25,9 @@ enum TriggerHelp {
         ignored. Endpoint: --cluster C (api-C.pusher.com) or --host H [--port P] [--no-tls].
 
         Examples:
-          PUSHER_SECRET=SECRET pusher-channels trigger --app-id 1 --key KEY --cluster eu \\
+          export PUSHER_SECRET=SECRET
+          pusher-channels trigger --app-id 1 --key KEY --cluster eu \\
               --channel prices --event update --data '{"price":10}'
-          echo '{"channel":"chat","event":"msg","data":{"text":"hi"}}' | PUSHER_SECRET=SECRET \\
-              pusher-channels trigger --app-id 1 --key KEY --host 127.0.0.1 --port 6001 --no-tls --batch
+          pusher-channels trigger --app-id 1 --key KEY --cluster eu --batch < events.ndjson
         """
 }
