@@ -73,6 +73,9 @@ struct Webhooks: AsyncParsableCommand {
         let signals = await SignalWatcher.start()
         let output = OutputWriter()
         output.watchForHangUp()
+        if !ConnectionSecurity.isLoopback(self.bind) {
+            Output.error("warning: --bind \(self.bind): webhooks arrive over plain HTTP; put a TLS proxy in front")
+        }
         Output.error("webhooks: listening on \(self.bind):\(listener.channel.localAddress?.port ?? self.port)")
         let server = WebhookHTTPServer(receiver: receiver, output: output)
         await withTaskGroup(of: Void.self) { group in
