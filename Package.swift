@@ -97,6 +97,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 // The fake server's TLS mode.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The fake server's webhooks.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
@@ -120,6 +122,13 @@ let package = Package(
                 "PusherChannels",
                 // `bench` runs the load server and reads the process's resource usage.
                 "PusherChannelsTesting",
+                // `trigger`, `channels`, `channel`, `users` (the HTTP API) and `webhooks`.
+                "PusherChannelsServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -153,7 +162,11 @@ let package = Package(
                 "PusherChannels",
                 "PusherChannelsTesting",
                 "PusherChannelsCLI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The loopback HTTP API server of the CLI's tests.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -53,7 +53,10 @@ struct ListenCredentials: Sendable {
         listen.secret != nil || listen.secretFile != nil || environment[Self.secretVariable].map { !$0.isEmpty } == true
     }
 
-    private static func value(
+    /// One secret: from `option`, else from `file` (surrounding whitespace and the trailing newline
+    /// dropped), else from the environment `variable`; nil when none is given. Shared with the
+    /// HTTP API commands (``SecretOptions``, ``MasterKeyOptions``).
+    static func value(
         option: String?,
         optionName: String,
         file: String?,

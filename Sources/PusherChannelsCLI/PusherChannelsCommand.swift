@@ -9,7 +9,9 @@ struct PusherChannelsCommand: AsyncParsableCommand {
         commandName: "pusher-channels",
         abstract: "A command-line client for Pusher Channels and every server that speaks its protocol.",
         version: PusherClient.version,
-        subcommands: [Listen.self, Bench.self]
+        subcommands: [
+            Listen.self, Bench.self, Trigger.self, ListChannels.self, ShowChannel.self, ListUsers.self, Webhooks.self,
+        ]
     )
 
     /// Runs the command; usage errors exit with status 2 (``ExitStatus/usage``), not
@@ -26,8 +28,20 @@ struct PusherChannelsCommand: AsyncParsableCommand {
             guard self.exitCode(for: error).rawValue == ExitCode.validationFailure.rawValue else {
                 self.exit(withError: error)
             }
-            Output.usage(self.fullMessage(for: error))
+            if Self.printsOneLineUsageErrors {
+                let message = self.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                Output.error("error: \(message)")
+            } else {
+                Output.usage(self.fullMessage(for: error))
+            }
             self.exit(withError: ExitStatus.usage)
         }
+    }
+
+    /// The HTTP API commands and `webhooks` report a usage error on one line of standard error
+    /// (their documented contract); `listen` and `bench` add ArgumentParser's usage lines.
+    private static var printsOneLineUsageErrors: Bool {
+        let oneLine: Set<String> = ["trigger", "channels", "channel", "users", "webhooks"]
+        return CommandLine.arguments.dropFirst().first.map { oneLine.contains($0) } ?? false
     }
 }

@@ -6,8 +6,15 @@ extension FakePusherServer {
         public var appKey: String
         /// The app secret. With one, private and presence subscriptions are accepted only with a
         /// valid signature (otherwise `pusher:error` "Invalid signature…", as Pusher answers);
-        /// without one they are refused with `pusher:subscription_error`.
+        /// without one they are refused with `pusher:subscription_error`, and every HTTP API request
+        /// gets 401 (the API has nothing to check signatures with).
         public var appSecret: String?
+        /// The app id of the HTTP API's paths (`/apps/APP_ID/events` …); other ids get 404.
+        public var appID: String
+        /// The HTTP API's limits: more channels or batch events get 400, more data 413.
+        public var apiLimits: APILimits
+        /// Where and how the server sends webhooks; nil (the default) sends none.
+        public var webhooks: WebhookTarget?
         /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
         public var activityTimeout: Int?
         /// Whether `pusher:ping` is answered with `pusher:pong`.
@@ -49,8 +56,14 @@ extension FakePusherServer {
             dataEncoding: DataEncoding = .string,
             encryptionMasterKey: String? = nil,
             answersSignIn: Bool = true,
-            tls: TestCertificates.Server? = nil
+            tls: TestCertificates.Server? = nil,
+            appID: String = "1234",
+            apiLimits: APILimits = .pusher,
+            webhooks: WebhookTarget? = nil
         ) {
+            self.appID = appID
+            self.apiLimits = apiLimits
+            self.webhooks = webhooks
             self.tls = tls
             self.answersSignIn = answersSignIn
             self.encryptionMasterKey = encryptionMasterKey

@@ -52,6 +52,9 @@ extension FakePusherServer {
                     (status, text) = await self.authorize(head: head, body: String(buffer: body))
                 } else if let head, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
                     (status, text) = await self.authenticateUser(head: head, body: String(buffer: body))
+                } else if let head, head.uri.hasPrefix("/apps/") {
+                    (status, text) = await self.serveAPI(
+                        method: head.method, uri: head.uri, body: Array(body.readableBytesView))
                 }
                 let headers: HTTPHeaders = [
                     "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)", "Connection": "close",

@@ -10,7 +10,9 @@ extension FakePusherServer {
         Snapshot(
             connections: self.order.compactMap { self.live[$0]?.connection },
             refusedConnections: self.refusedCount.withLockedValue { $0 },
-            authRequests: self.authRequests
+            authRequests: self.authRequests,
+            webhooksDelivered: self.webhooksDelivered,
+            webhooksFailed: self.webhooksFailed
         )
     }
 

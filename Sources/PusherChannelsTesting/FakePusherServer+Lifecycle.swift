@@ -66,9 +66,14 @@ extension FakePusherServer {
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
+        let (webhookBodies, webhookQueue) = AsyncStream.makeStream(of: [UInt8].self)
         let server = FakePusherServer(
-            configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount)
+            configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount,
+            webhookQueue: configuration.webhooks == nil ? nil : webhookQueue)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
+            if let target = configuration.webhooks {
+                group.addTask { await server.deliverWebhooks(webhookBodies, to: target) }
+            }
             group.addTask {
                 try await withThrowingDiscardingTaskGroup { connections in
                     try await listener.executeThenClose { inbound in

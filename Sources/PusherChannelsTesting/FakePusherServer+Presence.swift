@@ -13,6 +13,7 @@ extension FakePusherServer {
         members[userID]?.info = info
         self.presence[channel] = members
         if isNew {
+            self.webhookMember(added: true, channel: channel, userID: userID)
             var added = #"{"user_id":"# + JSONWriter.quoted(userID)
             if let info { added += #","user_info":"# + info.jsonText }
             let message = PusherMessage(event: PusherEventName.memberAdded, channel: channel, data: added + "}")
@@ -34,6 +35,7 @@ extension FakePusherServer {
             members[userID]?.connections.remove(connection)
             guard members[userID]?.connections.isEmpty == true else { continue }
             members[userID] = nil
+            self.webhookMember(added: false, channel: channel, userID: userID)
             let message = PusherMessage(
                 event: PusherEventName.memberRemoved, channel: channel,
                 data: #"{"user_id":"# + JSONWriter.quoted(userID) + "}")

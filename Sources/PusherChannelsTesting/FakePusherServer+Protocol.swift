@@ -70,10 +70,12 @@ extension FakePusherServer {
                     id, to: channel, auth: data?["auth"]?.stringValue, channelData: data?["channel_data"]?.stringValue)
             }
         case PusherEventName.unsubscribe:
-            if let channel = (try? message.parsedData())?["channel"]?.stringValue {
-                self.live[id]?.connection.subscriptions.remove(channel)
+            if let channel = (try? message.parsedData())?["channel"]?.stringValue,
+                self.live[id]?.connection.subscriptions.remove(channel) != nil
+            {
                 self.leavePresence(channel, connection: id)
                 self.sendSubscriptionCount(of: channel)
+                if self.subscribers(of: channel).isEmpty { self.webhookChannelVacated(channel) }
             }
         case PusherEventName.ping:
             if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
@@ -135,13 +137,16 @@ extension FakePusherServer {
             }
         }
         var data = "{}"
+        var member: JSONValue?
         if name.kind == .presence {
-            guard let member = channelData.flatMap({ try? JSONValue(parsing: $0) }),
-                let userID = member["user_id"]?.idValue
-            else {
+            member = channelData.flatMap { try? JSONValue(parsing: $0) }
+            guard member?["user_id"]?.idValue != nil else {
                 self.sendError(message: "Invalid presence channel_data: a user_id is required", code: nil, to: id)
                 return
             }
+        }
+        if self.subscribers(of: channel).isEmpty { self.webhookChannelOccupied(channel) }
+        if let member, let userID = member["user_id"]?.idValue {
             data = self.joinPresence(channel, userID: userID, info: member["user_info"], connection: id)
         }
         self.live[id]?.connection.subscriptions.insert(channel)
@@ -178,6 +183,9 @@ extension FakePusherServer {
         for other in self.subscribers(of: channel) where other != id {
             self.sendText(relayed.serializedWithStringData, to: other)
         }
+        if let socketID = self.live[id]?.connection.socketID {
+            self.webhookClientEvent(message, channel: channel, socketID: socketID, userID: userID)
+        }
     }
 
     /// Tells every subscriber of `channel` how many connections are subscribed to it.
@@ -199,6 +207,7 @@ extension FakePusherServer {
         for channel in channels.sorted() {
             self.leavePresence(channel, connection: id)
             self.sendSubscriptionCount(of: channel)
+            if self.subscribers(of: channel).isEmpty { self.webhookChannelVacated(channel) }
         }
         self.changed()
     }

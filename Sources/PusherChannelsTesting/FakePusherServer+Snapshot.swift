@@ -8,6 +8,10 @@ extension FakePusherServer {
         public var refusedConnections: Int
         /// Requests the auth endpoint received, in order.
         public var authRequests: [AuthRequest]
+        /// Webhooks the receiver answered with a 2xx status (see ``Configuration/webhooks``).
+        public var webhooksDelivered: Int
+        /// Webhooks that got another status, no answer in time, or a transport error.
+        public var webhooksFailed: Int
 
         public var openConnections: [Connection] { self.connections.filter(\.isOpen) }
 

@@ -59,11 +59,18 @@ public actor FakePusherServer {
     var masterKey: String?
     /// The last event of each cache channel (name, data).
     var cache: [String: (event: String, data: String)] = [:]
+    /// Where webhooks wait for their delivery task; nil when no webhook target is configured.
+    let webhookQueue: AsyncStream<[UInt8]>.Continuation?
+    var webhooksDelivered = 0
+    var webhooksFailed = 0
 
     init(
-        configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>
+        configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>,
+        refusedCount: NIOLockedValueBox<Int>,
+        webhookQueue: AsyncStream<[UInt8]>.Continuation?
     ) {
         self.configuration = configuration
+        self.webhookQueue = webhookQueue
         self.port = port
         self.refusing = refusing
         self.refusedCount = refusedCount

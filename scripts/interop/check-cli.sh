@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Runs `pusher-channels listen` against the independent Python server and checks what it printed.
+# Runs `pusher-channels listen` against the independent Python server and checks what it printed;
+# then `trigger`, `channels`, `channel` and `users` against an independent Python HTTP API server that
+# checks every signature, and `webhooks` with webhooks signed in Python.
 # Needs the Python package `websockets` and a built CLI (pass its path, default .build/debug).
 set -euo pipefail
 cli="${1:-.build/debug/pusher-channels}"
@@ -27,3 +29,5 @@ grep -q 'state: connected(socketID: 4242.4242)' "$work/err" || { echo "interop: 
 wait "$server_pid" || { echo "interop: the server saw an unclean close"; cat "$work/err"; exit 1; }
 grep -q 'Traceback' "$work/err" && { echo "interop: server error"; cat "$work/err"; exit 1; }
 echo "interop: pusher-channels listen received 3 events from an independent Python server: OK"
+
+bash "$here/check-http-api.sh" "$cli"

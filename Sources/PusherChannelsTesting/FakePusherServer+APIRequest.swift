@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+
+import NIOHTTP1
+import PusherChannels
+
+extension FakePusherServer {
+    /// One HTTP API request as received: method, path, query (percent-decoded) and the exact body bytes.
+    struct APIRequest {
+        /// How far `auth_timestamp` may be from the server's clock, in seconds (Pusher's window).
+        static let timestampWindow = 600
+
+        let method: String
+        /// The path as received, without the query (what the client signed).
+        let path: String
+        /// The query parameters in order, names and values percent-decoded (`+` is a space).
+        let query: [(name: String, value: String)]
+        let body: [UInt8]
+
+        init(method: HTTPMethod, uri: String, body: [UInt8]) {
+            self.method = method.rawValue
+            let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            self.path = String(parts[0])
+            var query: [(name: String, value: String)] = []
+            if parts.count > 1 {
+                for pair in parts[1].split(separator: "&") {
+                    let field = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    query.append((Self.decoded(field[0]), field.count > 1 ? Self.decoded(field[1]) : ""))
+                }
+            }
+            self.query = query
+            self.body = body
+        }
+
+        /// The first value of a query parameter.
+        func value(_ name: String) -> String? {
+            self.query.first { $0.name == name }?.value
+        }
+
+        /// What the signature covers: `METHOD\nPATH\n` and every parameter but `auth_signature`,
+        /// names lowercased, sorted by name, joined `name=value` with `&`, values not encoded.
+        var stringToSign: String {
+            let pairs = self.query
+                .map { (name: $0.name.lowercased(), value: $0.value) }
+                .filter { $0.name != "auth_signature" }
+                .sorted { $0.name < $1.name }
+                .map { "\($0.name)=\($0.value)" }
+            return "\(self.method)\n\(self.path)\n" + pairs.joined(separator: "&")
+        }
+
+        /// Checks the request as Pusher does, in order: the key, the timestamp window, the auth
+        /// version, `body_md5` against the exact bytes received, then the signature.
+        ///
+        /// - Parameters:
+        ///   - key: The app key.
+        ///   - secret: The app secret; without one every request is refused.
+        ///   - now: The server's clock, in seconds since the epoch.
+        func authenticate(key: String, secret: String?, now: Int) throws(APIError) {
+            guard let secret else { throw APIError(.unauthorized, "This fake server has no app secret") }
+            guard let authKey = self.value("auth_key") else { throw APIError(.unauthorized, "Missing auth_key") }
+            guard authKey == key else { throw APIError(.unauthorized, "Unknown auth_key") }
+            guard let timestampText = self.value("auth_timestamp"), let timestamp = Int(timestampText) else {
+                throw APIError(.unauthorized, "Missing or invalid auth_timestamp")
+            }
+            guard abs(timestamp - now) <= Self.timestampWindow else {
+                throw APIError(
+                    .unauthorized,
+                    "Timestamp expired: Given timestamp (\(timestamp)) not within \(Self.timestampWindow)s of server "
+                        + "time (\(now))")
+            }
+            guard self.value("auth_version") == "1.0" else {
+                throw APIError(.unauthorized, "Unsupported auth_version: 1.0 is required")
+            }
+            if let bodyMD5 = self.value("body_md5") {
+                guard bodyMD5 == MD5Digest.hex(self.body) else {
+                    throw APIError(.unauthorized, "The body_md5 parameter does not match the MD5 of the body")
+                }
+            } else if !self.body.isEmpty {
+                throw APIError(.unauthorized, "Missing body_md5 for a request with a body")
+            }
+            let signature = self.value("auth_signature") ?? ""
+            let expected = HMACSHA256.hex(key: secret, message: self.stringToSign)
+            guard Hex.constantTimeEquals(signature, expected) else {
+                let signed = self.stringToSign.replacingNewlines()
+                throw APIError(
+                    .unauthorized,
+                    "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(signature)")
+            }
+        }
+
+        /// `text` with `%XX` escapes decoded and `+` read as a space; invalid escapes are kept as they are.
+        static func decoded(_ text: Substring) -> String {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            var input = text.utf8[...]
+            while let byte = input.popFirst() {
+                if byte == UInt8(ascii: "+") {
+                    bytes.append(UInt8(ascii: " "))
+                } else if byte == UInt8(ascii: "%"), input.count >= 2,
+                    let high = Self.hexValue(input[input.startIndex]),
+                    let low = Self.hexValue(input[input.index(after: input.startIndex)])
+                {
+                    bytes.append(high << 4 | low)
+                    input = input.dropFirst(2)
+                } else {
+                    bytes.append(byte)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        private static func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+    }
+}
+
+extension String {
+    /// The text with its newlines written as `\n`, for one-line messages.
+    fileprivate func replacingNewlines() -> String {
+        self.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+    }
+}
