@@ -144,8 +144,9 @@ let package = Package(
                 "PusherChannelsCLI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                // Loopback listeners that never answer (SilentServer).
+                // Loopback listeners that never answer (SilentServer), with or without TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -315,7 +315,8 @@ struct ConnectionStateMachineTests {
             connecting.disconnect(at: .seconds(1)) == [
                 .abortConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected),
             ])
-        #expect(connecting.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(1), random: 0) == [])
+        #expect(
+            connecting.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(1), random: 0) == [])
         #expect(connecting.publicState == .disconnected)
     }
 

@@ -44,7 +44,8 @@ extension PusherClientOptions {
             ("maximumHeldEncryptedEvents", self.maximumHeldEncryptedEvents, 0...Int.max),
         ]
         for (name, value, range) in counts where !range.contains(value) {
-            let bound = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)–\(range.upperBound)"
+            let bound =
+                range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)–\(range.upperBound)"
             throw Self.invalid(name, "\(value)", "it must be \(bound)")
         }
     }

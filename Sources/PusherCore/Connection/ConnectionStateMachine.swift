@@ -177,7 +177,8 @@ package struct ConnectionStateMachine: Sendable {
             self.closing[attempt.generation] = now
             // A socket still in its TCP, TLS or WebSocket handshake has no close handshake to wait for.
             let close: Action =
-                socketOpen ? .closeConnection(generation: attempt.generation) : .abortConnection(generation: attempt.generation)
+                socketOpen
+                ? .closeConnection(generation: attempt.generation) : .abortConnection(generation: attempt.generation)
             return [close, .rearmWatchdog(generation: attempt.generation)]
         case .connected(let attempt, _, _, _, _):
             self.closing[attempt.generation] = now

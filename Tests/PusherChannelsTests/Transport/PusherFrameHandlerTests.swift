@@ -62,7 +62,8 @@ struct PusherFrameHandlerTests {
         #expect(batch[2] == .binary)
     }
 
-    @Test("a few large messages fill the mailbox's byte budget: the socket is not read again until the client takes them")
+    @Test(
+        "a few large messages fill the mailbox's byte budget: the socket is not read again until the client takes them")
     func bytesPauseReading() async throws {
         let fixture = try Fixture(mailbox: InboundMailbox(byteLimit: 4096))
         let reads = ReadCounter()

@@ -3,13 +3,16 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
+import PusherChannelsTesting
 import Testing
 
 /// A TCP listener on 127.0.0.1 that never answers, standing in for a server or middlebox that
 /// leaves a client in its handshake: it accepts connections and reads what arrives (a TLS
 /// ClientHello, a WebSocket upgrade request) but sends nothing, and records when each socket
 /// closes. With `accepting: false` it accepts nothing and its backlog is full (one connection it
-/// made itself waits there), so a client's TCP handshake goes unanswered too.
+/// made itself waits there), so a client's TCP handshake goes unanswered too. With `tls: true` it
+/// completes TLS (the test CA's `localhost` certificate) and is silent above it.
 final class SilentServer: Sendable {
     /// One accepted socket as the server saw it.
     struct Connection: Sendable {
@@ -36,7 +39,8 @@ final class SilentServer: Sendable {
         self.port = try #require(listener.localAddress?.port)
     }
 
-    static func start(accepting: Bool = true) async throws -> SilentServer {
+    static func start(accepting: Bool = true, tls: Bool = false) async throws -> SilentServer {
+        let sslContext = try tls ? NIOSSLContext(configuration: Self.tlsConfiguration()) : nil
         let connections = Observed<[Connection]>([])
         let accepted = NIOLockedValueBox<[any Channel]>([])
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -46,6 +50,9 @@ final class SilentServer: Sendable {
             .childChannelInitializer { channel in
                 accepted.withLockedValue { $0.append(channel) }
                 return channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
                     try channel.pipeline.syncOperations.addHandler(Recorder(connections: connections))
                 }
             }
@@ -58,6 +65,13 @@ final class SilentServer: Sendable {
                 .connect(host: "127.0.0.1", port: listener.localAddress?.port ?? 0).get()
         }
         return try SilentServer(listener: listener, filler: filler, connections: connections, accepted: accepted)
+    }
+
+    private static func tlsConfiguration() throws -> TLSConfiguration {
+        let server = TestCertificates.Server.localhost
+        let certificate = try NIOSSLCertificate(bytes: Array(server.certificatePEM.utf8), format: .pem)
+        let key = try NIOSSLPrivateKey(bytes: Array(server.privateKeyPEM.utf8), format: .pem)
+        return .makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
     }
 
     /// Closes every accepted socket (so a client stuck on one sees the connection end).

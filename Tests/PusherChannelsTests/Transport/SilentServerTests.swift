@@ -23,6 +23,10 @@ struct SilentServerTests {
         case tlsHandshake
         /// TCP is up; the server never answers the WebSocket upgrade request.
         case upgrade
+        /// TCP and TLS are up; the server never answers the WebSocket upgrade request.
+        case upgradeOverTLS
+
+        var useTLS: Bool { self == .tlsHandshake || self == .upgradeOverTLS }
     }
 
     /// How the client is stopped.
@@ -35,20 +39,21 @@ struct SilentServerTests {
     /// under test, unfixed, takes 10 s (NIO's connect timeout) or forever.
     static let promptly = Duration.seconds(5)
 
-    static func client(port: Int, useTLS: Bool, clock: VirtualClock) -> PusherClient {
+    static func client(port: Int, useTLS: Bool, clock: VirtualClock) throws -> PusherClient {
         var options = PusherClientOptions(host: "127.0.0.1", port: port, useTLS: useTLS)
         options.backoff.jitter = 0
+        try options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
         return PusherClient(key: "app-key", options: options, clock: clock)
     }
 
     /// Waits until the server has as many connections as `count` and each has sent its first
-    /// bytes: a TLS handshake record in TLS mode, else the upgrade request.
-    static func expectHandshakesStarted(_ server: SilentServer, count: Int, useTLS: Bool) async -> Bool {
-        let prefix: [UInt8] = useTLS ? [0x16] : Array("GET ".utf8)
+    /// bytes: a TLS handshake record when the server does not speak TLS, else the upgrade request.
+    static func expectHandshakesStarted(_ server: SilentServer, count: Int, clientHello: Bool) async -> Bool {
+        let prefix: [UInt8] = clientHello ? [0x16] : Array("GET ".utf8)
         let started = await server.connections.wait(within: Self.promptly) { connections in
             connections.count == count && connections.allSatisfy { $0.firstBytes.starts(with: prefix) }
         }
-        #expect(started, "\(count) connection(s) that sent \(useTLS ? "a ClientHello" : "the upgrade request")")
+        #expect(started, "\(count) connection(s) that sent \(clientHello ? "a ClientHello" : "the upgrade request")")
         return started
     }
 
@@ -56,9 +61,8 @@ struct SilentServerTests {
         "stopping a client stuck connecting returns at once and leaves no socket open",
         arguments: Phase.allCases, Stop.allCases)
     func stopWhileConnecting(phase: Phase, stop: Stop) async throws {
-        let server = try await SilentServer.start(accepting: phase != .tcpConnect)
-        let useTLS = phase == .tlsHandshake
-        let client = Self.client(port: server.port, useTLS: useTLS, clock: VirtualClock())
+        let server = try await SilentServer.start(accepting: phase != .tcpConnect, tls: phase == .upgradeOverTLS)
+        let client = try Self.client(port: server.port, useTLS: phase.useTLS, clock: VirtualClock())
         let runEnded = Observed(false)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -69,7 +73,7 @@ struct SilentServerTests {
                 // Nothing reaches the server: wait until the client is connecting.
                 for await state in client.connectionStates where state == .connecting(attempt: 0) { break }
             } else {
-                guard await Self.expectHandshakesStarted(server, count: 1, useTLS: useTLS) else {
+                guard await Self.expectHandshakesStarted(server, count: 1, clientHello: phase == .tlsHandshake) else {
                     group.cancelAll()
                     return server.closeAccepted()
                 }
@@ -96,7 +100,7 @@ struct SilentServerTests {
     func repeatedHandshakeTimeouts(useTLS: Bool) async throws {
         let server = try await SilentServer.start()
         let clock = VirtualClock()
-        let client = Self.client(port: server.port, useTLS: useTLS, clock: clock)
+        let client = try Self.client(port: server.port, useTLS: useTLS, clock: clock)
         let runEnded = Observed(false)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -109,7 +113,7 @@ struct SilentServerTests {
                 server.closeAccepted()
             }
             for attempt in 1...3 {
-                guard await Self.expectHandshakesStarted(server, count: attempt, useTLS: useTLS) else { return }
+                guard await Self.expectHandshakesStarted(server, count: attempt, clientHello: useTLS) else { return }
                 // The watchdog waits for the handshake timeout (10 s); nothing else sleeps.
                 await clock.waitForDeadlines([clock.now.offset + .seconds(10)])
                 clock.advance(by: .seconds(10))
@@ -121,7 +125,7 @@ struct SilentServerTests {
                 await clock.waitForDeadlines([clock.now.offset + delay])
                 clock.advance(by: delay)
             }
-            #expect(await Self.expectHandshakesStarted(server, count: 4, useTLS: useTLS))
+            #expect(await Self.expectHandshakesStarted(server, count: 4, clientHello: useTLS))
             client.shutdown()
             #expect(await runEnded.wait(within: Self.promptly) { $0 }, "run() returned at once")
             #expect(await server.connections.wait(within: Self.promptly) { $0.allSatisfy(\.isClosed) })
