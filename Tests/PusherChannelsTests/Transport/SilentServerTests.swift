@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 
+import Logging
 import PusherChannels
 import PusherChannelsTesting
+import ServiceLifecycle
 import Testing
 
 #if canImport(FoundationEssentials)
@@ -33,6 +35,8 @@ struct SilentServerTests {
     enum Stop: String, Sendable, CaseIterable {
         case cancelRun
         case shutdown
+        /// The client runs as a service; its ServiceGroup shuts down gracefully.
+        case serviceGroup
     }
 
     /// How long something that should happen at once may take on a loaded machine. The client
@@ -63,10 +67,13 @@ struct SilentServerTests {
     func stopWhileConnecting(phase: Phase, stop: Stop) async throws {
         let server = try await SilentServer.start(accepting: phase != .tcpConnect, tls: phase == .upgradeOverTLS)
         let client = try Self.client(port: server.port, useTLS: phase.useTLS, clock: VirtualClock())
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
         let runEnded = Observed(false)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                try? await client.run()
+                if stop == .serviceGroup { try? await services.run() } else { try? await client.run() }
                 runEnded.update { $0 = true }
             }
             if phase == .tcpConnect {
@@ -81,6 +88,7 @@ struct SilentServerTests {
             switch stop {
             case .cancelRun: group.cancelAll()
             case .shutdown: client.shutdown()
+            case .serviceGroup: await services.triggerGracefulShutdown()
             }
             let returned = await runEnded.wait(within: Self.promptly) { $0 }
             #expect(returned, "run() returned at once")
