@@ -97,7 +97,7 @@ package struct NIOWebSocketTransport: PusherTransport {
                 upgraded.fail(CancellationError())
             }
         } catch {
-            // Nothing completes the promise without a connection.
+            // Without an upgrade nothing else completes the promise (NIO reports leaked promises).
             upgraded.fail(error)
             attempt.drop()
             await attempt.closed()
