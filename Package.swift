@@ -11,7 +11,9 @@ let upcomingFeatures: [SwiftSetting] = [
 
 let package = Package(
     name: "swift-pusher-channels",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
+    // The first releases with the Swift 6 standard library APIs the code uses
+    // (`String(validating:as:)`, typed-throws `AsyncSequence` with `next(isolation:)`).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "PusherChannels", targets: ["PusherChannels"]),
         .library(name: "PusherChannelsTesting", targets: ["PusherChannelsTesting"]),
@@ -168,6 +170,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // Loopback listeners that never answer (SilentServer), with or without TLS.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

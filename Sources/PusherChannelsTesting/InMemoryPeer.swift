@@ -28,12 +28,14 @@ package final class InMemoryPeer: Sendable {
 
     /// Sends text messages, delivered to the client as one batch.
     package func send(_ texts: String...) {
-        self.mailbox.put(contentsOf: texts.map { .text($0) })
+        self.mailbox.put(
+            contentsOf: texts.map { .text($0) },
+            byteCount: texts.reduce(0) { $0 + $1.utf8.count + InboundMailbox.messageOverhead })
     }
 
     /// Sends a binary frame.
     package func sendBinary() {
-        self.mailbox.put(contentsOf: [.binary])
+        self.mailbox.put(contentsOf: [.binary], byteCount: InboundMailbox.messageOverhead)
     }
 
     /// Sends `pusher:connection_established`.

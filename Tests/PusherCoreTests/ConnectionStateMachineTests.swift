@@ -307,10 +307,24 @@ struct ConnectionStateMachineTests {
         #expect(machine.publicState == .disconnected)
     }
 
-    @Test("disconnect() while connecting or connected closes the socket, with a close timeout")
+    @Test("disconnect() while connecting drops a socket still in its handshake at once")
+    func disconnectBeforeSocketOpen() {
+        var connecting = Machine()
+        _ = connecting.connect(at: .zero)
+        #expect(
+            connecting.disconnect(at: .seconds(1)) == [
+                .abortConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected),
+            ])
+        #expect(
+            connecting.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(1), random: 0) == [])
+        #expect(connecting.publicState == .disconnected)
+    }
+
+    @Test("disconnect() while connecting or connected closes the open socket, with a close timeout")
     func disconnectWhileConnecting() {
         var connecting = Machine()
         _ = connecting.connect(at: .zero)
+        _ = connecting.transportOpened(generation: 1, at: .zero)
         #expect(
             connecting.disconnect(at: .seconds(1)) == [
                 .closeConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected),

@@ -20,12 +20,16 @@ public struct BufferingPolicy: Sendable, Hashable {
         case dropNewest
     }
 
-    /// Events held for one consumer at most (at least 1).
-    public var limit: Int
+    /// Events held for one consumer at most (at least 1: a smaller value counts as 1).
+    public var limit: Int {
+        didSet { self.limit = max(1, self.limit) }
+    }
     /// Bytes of event data and names held for one consumer at most (each event also counts a fixed
     /// 64 bytes). Whichever of the two limits is reached first applies; one event larger than this
-    /// alone is still delivered. Default 32 MiB.
-    public var byteLimit: Int
+    /// alone is still delivered. Default 32 MiB; a value below 1 counts as 1.
+    public var byteLimit: Int {
+        didSet { self.byteLimit = max(1, self.byteLimit) }
+    }
     public var whenFull: WhenFull
 
     public init(limit: Int, whenFull: WhenFull, byteLimit: Int = 32 << 20) {

@@ -47,7 +47,8 @@ public actor PusherClient: Service {
     nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
     nonisolated let observers = ObserverRegistry()
-    /// The connection URL, or why the options cannot form one (checked before every connect).
+    /// The connection URL, or why the options cannot form one or are invalid (checked before every
+    /// connect).
     nonisolated let connectionURL: Result<String, PusherError>
 
     private enum RunPhase {
@@ -97,7 +98,8 @@ public actor PusherClient: Service {
         self.logger = logger
         self.transport = transport
         self.connectionURL = Result { () throws(PusherError) in
-            try options.endpoint.url(key: key, client: Self.clientName, version: Self.version)
+            try options.validate()
+            return try options.endpoint.url(key: key, client: Self.clientName, version: Self.version)
         }
         self.engine = ClientEngine(
             configuration: ClientEngine.Configuration(
@@ -178,8 +180,10 @@ public actor PusherClient: Service {
     /// Connects, if not connected or connecting. After a failure or ``disconnect()`` this starts
     /// afresh; while waiting to reconnect it skips the rest of the delay.
     ///
-    /// Options that cannot form a connection (an invalid key, host, cluster, port or path) make the
-    /// state `failed` with an `invalidConfiguration` error at once, without retries.
+    /// Options that cannot form a connection (an invalid key, host, cluster, port or path) or would
+    /// crash or loop the client (a zero or over-a-year timeout or delay, a NaN backoff factor, a
+    /// `maximumMessageSize` outside 1…2³²−1; see ``PusherClientOptions``) make the state `failed`
+    /// with an `invalidConfiguration` error at once, without retries.
     public func connect() {
         switch self.connectionURL {
         case .success:

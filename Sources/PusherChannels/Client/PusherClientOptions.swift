@@ -4,6 +4,12 @@ import NIOSSL
 import PusherCore
 
 /// How a ``PusherClient`` connects and behaves. Every field has a documented default.
+///
+/// ``PusherClient/connect()`` checks the options first and fails at once with
+/// `invalidConfiguration`, naming the option, when one would crash or loop the client: every
+/// timeout and delay (the backoff's included) must be more than zero and at most 365 days,
+/// `maximumMessageSize` from 1 to 2³²−1, `outboundBufferLimit` and `maximumPresenceMembers` at
+/// least 1, the backoff's factors numbers (not NaN), counts not negative.
 public struct PusherClientOptions: Sendable {
     /// Where to connect. Defaults to Pusher's `mt1` cluster over TLS.
     public var endpoint: PusherEndpoint
@@ -21,8 +27,10 @@ public struct PusherClientOptions: Sendable {
     public var backoff: Backoff
     /// Whether `run()` connects at once. Default `true`; with `false`, call ``PusherClient/connect()``.
     public var connectsAutomatically: Bool
-    /// The largest message accepted from the server. Default 1 MiB (Pusher's own limit is 10 KiB for
-    /// events, but self-hosted servers allow more).
+    /// The largest message accepted from the server: 1 to 2³²−1 bytes. Default 1 MiB (Pusher's own
+    /// limit is 10 KiB for events, but self-hosted servers allow more). Messages read from the socket
+    /// but not yet handled wait in a buffer of 4 MiB or this size, whichever is more (beyond it the
+    /// client stops reading until it catches up).
     public var maximumMessageSize: Int
     /// How many undelivered events a slow consumer may accumulate, and what happens beyond that.
     public var buffering: BufferingPolicy

@@ -6,12 +6,15 @@ import PusherCore
 /// Inbound messages between a transport's reader and the client: the reader puts them in, the
 /// client takes all that are there at once, so one hop to the client handles a batch.
 ///
-/// It is bounded: once `limit` messages wait, ``put(contentsOf:)`` tells the reader to stop
-/// reading from the socket, and the next ``take()`` calls the resume handler. A client that is
-/// busy thus slows the server down through TCP instead of growing memory without bound.
+/// It is bounded in messages and in bytes: once `limit` messages or `byteLimit` bytes wait,
+/// ``put(contentsOf:byteCount:)`` tells the reader to stop reading from the socket, and the next
+/// ``take()`` calls the resume handler. A client that is busy thus slows the server down through
+/// TCP instead of growing memory without bound: the mailbox holds at most the limits plus what one
+/// socket read brings.
 package final class InboundMailbox: Sendable {
     private struct State {
         var frames: [ClientEngine.InboundFrame] = []
+        var byteCount = 0
         var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
         var isPaused = false
@@ -20,9 +23,20 @@ package final class InboundMailbox: Sendable {
 
     private let state = NIOLockedValueBox(State())
     private let limit: Int
+    private let byteLimit: Int
 
-    package init(limit: Int = 1024) {
+    /// What one message counts besides its bytes (its place in the batch, the parsed envelope).
+    package static let messageOverhead = 64
+
+    package init(limit: Int = 1024, byteLimit: Int = 4 << 20) {
         self.limit = limit
+        self.byteLimit = byteLimit
+    }
+
+    /// The byte budget for a connection whose messages may be up to `maximumMessageSize` bytes:
+    /// 4 MiB, or one message of the largest size when that is more.
+    package static func byteLimit(maximumMessageSize: Int) -> Int {
+        max(4 << 20, maximumMessageSize)
     }
 
     /// What the reader does to read again after it was told to stop.
@@ -32,12 +46,16 @@ package final class InboundMailbox: Sendable {
 
     /// Adds the messages of one read at once; wakes the client if it waits.
     ///
+    /// - Parameters:
+    ///   - frames: The messages, in order.
+    ///   - byteCount: What they hold: their payload bytes plus ``messageOverhead`` each.
     /// - Returns: False when the reader should stop reading until the resume handler is called.
     @discardableResult
-    package func put(contentsOf frames: [ClientEngine.InboundFrame]) -> Bool {
+    package func put(contentsOf frames: [ClientEngine.InboundFrame], byteCount: Int) -> Bool {
         let (waiter, keepReading) = self.state.withLockedValue { state in
             state.frames.append(contentsOf: frames)
-            if state.frames.count >= self.limit { state.isPaused = true }
+            state.byteCount += byteCount
+            if state.frames.count >= self.limit || state.byteCount >= self.byteLimit { state.isPaused = true }
             defer { state.waiter = nil }
             return (state.waiter, !state.isPaused)
         }
@@ -67,7 +85,10 @@ package final class InboundMailbox: Sendable {
                     resume = state.onResume
                 }
                 if !state.frames.isEmpty {
-                    defer { state.frames = [] }
+                    defer {
+                        state.frames = []
+                        state.byteCount = 0
+                    }
                     return (.some(state.frames), resume)
                 }
                 return (state.isClosed ? .some(nil) : .none, resume)

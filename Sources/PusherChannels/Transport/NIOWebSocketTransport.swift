@@ -23,17 +23,22 @@ package struct NIOWebSocketTransport: PusherTransport {
         session: @Sendable (any TransportConnection) async throws -> Void
     ) async throws -> TransportClose? {
         let target = try WebSocketURL(parsing: url)
+        try Task.checkCancellation()
         let eventLoop = self.group.next()
-        let mailbox = InboundMailbox()
+        let mailbox = InboundMailbox(
+            byteLimit: InboundMailbox.byteLimit(maximumMessageSize: configuration.maximumMessageSize))
         let outcome = ConnectionOutcomeBox()
+        let attempt = ConnectionAttempt()
         let sslContext =
             try target.useTLS ? Self.makeSSLContext(configuration.tlsConfiguration, host: target.host) : nil
+        let connected = eventLoop.makePromise(of: (any Channel).self)
         let upgraded = eventLoop.makePromise(of: Void.self)
         let maximumMessageSize = configuration.maximumMessageSize
         let bootstrap = ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                guard attempt.adopt(channel) else { return channel.eventLoop.makeFailedFuture(CancellationError()) }
+                return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     if let sslContext {
                         // No SNI for an IP address (TLS forbids it); NIOSSL then checks the
@@ -68,27 +73,47 @@ package struct NIOWebSocketTransport: PusherTransport {
                     try pipeline.addHandler(requestHandler)
                 }
             }
+        // NIO's futures ignore task cancellation: a cancelled task stops waiting for them at once
+        // and drops the attempt's sockets, whichever phase (TCP, TLS, upgrade) it is in.
         let channel: any Channel
         do {
-            channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+            channel = try await withTaskCancellationHandler {
+                bootstrap.connect(host: target.host, port: target.port).cascade(to: connected)
+                let channel: any Channel
+                do {
+                    channel = try await connected.futureResult.get()
+                } catch let error as CancellationError {
+                    throw error
+                } catch {
+                    // The TLS handler refuses some host names as it is created (within NIO's connection error).
+                    let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
+                    throw failures.lazy.compactMap { PusherError.tlsFailure($0, host: target.host) }.first ?? error
+                }
+                try await upgraded.futureResult.get()
+                return channel
+            } onCancel: {
+                attempt.drop()
+                connected.fail(CancellationError())
+                upgraded.fail(CancellationError())
+            }
         } catch {
-            // No connection, so no handler completes the promise.
+            // Without an upgrade nothing else completes the promise (NIO reports leaked promises).
             upgraded.fail(error)
-            // The TLS handler refuses some host names as it is created (within NIO's connection error).
-            let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
-            throw failures.lazy.compactMap { PusherError.tlsFailure($0, host: target.host) }.first ?? error
-        }
-        do {
-            try await upgraded.futureResult.get()
-        } catch {
-            channel.close(promise: nil)
+            attempt.drop()
+            await attempt.closed()
             throw error
         }
         let connection = Connection(channel: channel, mailbox: mailbox, outcome: outcome)
-        try await withTaskCancellationHandler {
-            try await session(connection)
-        } onCancel: {
-            channel.close(promise: nil)
+        do {
+            try await withTaskCancellationHandler {
+                try await session(connection)
+            } onCancel: {
+                attempt.drop()
+            }
+        } catch {
+            attempt.drop()
+            await attempt.closed()
+            throw error
         }
         channel.close(promise: nil)
         try? await channel.closeFuture.get()

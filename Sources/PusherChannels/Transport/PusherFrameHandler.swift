@@ -17,6 +17,10 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     private let outcome: ConnectionOutcomeBox
     private let maximumMessageSize: Int
     private var batch: [ClientEngine.InboundFrame] = []
+    /// The bytes `batch` holds, as the mailbox counts them.
+    private var batchBytes = 0
+    /// The data of the latest ping not answered yet because the socket took no more writes.
+    private var pendingPong: ByteBuffer?
     /// A fragmented message being assembled, and whether it is text.
     private var fragments: ByteBuffer?
     private var fragmentsAreText = false
@@ -92,8 +96,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
                 self.fragments = fragments
             }
         case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
-            context.writeAndFlush(self.wrapOutboundOut(pong), promise: nil)
+            self.answerPing(context, frame.unmaskedData)
         case .pong:
             break
         case .connectionClose:
@@ -117,9 +120,31 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Answers a ping while the socket takes writes. Otherwise only the latest ping is answered
+    /// once it does again (RFC 6455 allows this): a server's pings cannot grow the outbound buffer
+    /// past its high-water mark by more than one pong.
+    private func answerPing(_ context: ChannelHandlerContext, _ data: ByteBuffer) {
+        guard context.channel.isWritable else {
+            // A copy: the ping's data is a view into the read buffer, which it would keep alive.
+            self.pendingPong = ByteBuffer(bytes: data.readableBytesView)
+            return
+        }
+        let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: data)
+        context.writeAndFlush(self.wrapOutboundOut(pong), promise: nil)
+    }
+
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, !self.isFailed, let data = self.pendingPong {
+            self.pendingPong = nil
+            self.answerPing(context, data)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     /// Parses a text message here, on the event loop, straight from the read buffer: no string of
     /// the whole frame is made, and the client's thread gets the envelope ready to route.
     private func append(_ buffer: ByteBuffer, isText: Bool) {
+        self.batchBytes += buffer.readableBytes + InboundMailbox.messageOverhead
         guard isText else { return self.batch.append(.binary) }
         let frame = buffer.withUnsafeReadableBytes { bytes -> ClientEngine.InboundFrame in
             do throws(PusherError) {
@@ -154,8 +179,9 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
 
     private func flush() {
         guard !self.batch.isEmpty else { return }
-        if !self.mailbox.put(contentsOf: self.batch) { self.isReadingPaused = true }
+        if !self.mailbox.put(contentsOf: self.batch, byteCount: self.batchBytes) { self.isReadingPaused = true }
         self.batch.removeAll(keepingCapacity: true)
+        self.batchBytes = 0
     }
 
     /// Closes the connection with 1009 because a message, in one frame or in fragments, is larger

@@ -16,8 +16,10 @@
 public struct Backoff: Sendable, Hashable {
     public var initialDelay: Duration
     public var maximumDelay: Duration
+    /// The factor from one delay to the next; below 1 counts as 1 (NaN is refused at connect).
     public var multiplier: Double
-    /// The largest fraction (0…1) removed from a delay at random.
+    /// The largest fraction (0…1) removed from a delay at random; outside that range it counts as
+    /// the nearer end (NaN is refused at connect).
     public var jitter: Double
     /// How many reconnection attempts in a row before giving up; `nil` never gives up.
     public var maximumAttempts: Int?

@@ -173,9 +173,13 @@ package struct ConnectionStateMachine: Sendable {
             return []
         case .waiting(let attempt):
             return [.cancelReconnectTimer(generation: attempt.generation)]
-        case .connecting(let attempt, _, _, _):
+        case .connecting(let attempt, _, let socketOpen, _):
             self.closing[attempt.generation] = now
-            return [.closeConnection(generation: attempt.generation), .rearmWatchdog(generation: attempt.generation)]
+            // A socket still in its TCP, TLS or WebSocket handshake has no close handshake to wait for.
+            let close: Action =
+                socketOpen
+                ? .closeConnection(generation: attempt.generation) : .abortConnection(generation: attempt.generation)
+            return [close, .rearmWatchdog(generation: attempt.generation)]
         case .connected(let attempt, _, _, _, _):
             self.closing[attempt.generation] = now
             return [

@@ -12,11 +12,15 @@ struct PusherFrameHandlerTests {
     /// A handler in an embedded channel, with what it hands to the client and how the connection ended.
     struct Fixture {
         let channel: EmbeddedChannel
-        let mailbox = InboundMailbox()
+        let mailbox: InboundMailbox
         let outcome = ConnectionOutcomeBox()
 
-        init(channel: EmbeddedChannel = EmbeddedChannel(), maximumMessageSize: Int = 1 << 20) throws {
+        init(
+            channel: EmbeddedChannel = EmbeddedChannel(), maximumMessageSize: Int = 1 << 20,
+            mailbox: InboundMailbox = InboundMailbox()
+        ) throws {
             self.channel = channel
+            self.mailbox = mailbox
             try self.channel.pipeline.syncOperations.addHandler(
                 PusherFrameHandler(mailbox: self.mailbox, outcome: self.outcome, maximumMessageSize: maximumMessageSize)
             )
@@ -56,6 +60,24 @@ struct PusherFrameHandlerTests {
         guard batch.count == 3, case .malformed(let error) = batch[1] else { return }
         #expect(error.code == .malformedMessage)
         #expect(batch[2] == .binary)
+    }
+
+    @Test(
+        "a few large messages fill the mailbox's byte budget: the socket is not read again until the client takes them")
+    func bytesPauseReading() async throws {
+        let fixture = try Fixture(mailbox: InboundMailbox(byteLimit: 4096))
+        let reads = ReadCounter()
+        try fixture.channel.pipeline.syncOperations.addHandler(reads, position: .first)
+        let large = #"{"event":"e","channel":"c","data":""# + String(repeating: "x", count: 1500) + #""}"#
+        fixture.read(Self.text(large), Self.text(large))
+        fixture.channel.read()
+        #expect(reads.count == 1, "two messages, about 3 KiB: reading goes on")
+        fixture.read(Self.text(large))
+        fixture.channel.read()
+        #expect(reads.count == 1, "three messages, over 4 KiB: the read waits")
+        #expect(await fixture.mailbox.take()?.count == 3)
+        fixture.channel.embeddedEventLoop.run()
+        #expect(reads.count == 2, "taking them resumed the waiting read")
     }
 
     @Test("a fragmented message is assembled from its frames")
@@ -131,6 +153,23 @@ struct PusherFrameHandlerTests {
         #expect(sent.first.map { String(buffer: $0.data) } == "beat")
     }
 
+    @Test("while the socket takes no writes pings go unanswered; once it does, the latest is answered, once")
+    func pongWaitsForWritability() throws {
+        let fixture = try Fixture()
+        fixture.channel.isWritable = false
+        for beat in ["1", "2", "3"] {
+            fixture.read(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: beat)))
+        }
+        #expect(try fixture.sent().isEmpty, "nothing is written to a socket over its high-water mark")
+        fixture.channel.isWritable = true
+        fixture.channel.pipeline.fireChannelWritabilityChanged()
+        let sent = try fixture.sent()
+        #expect(sent.map(\.opcode) == [.pong])
+        #expect(sent.first.map { String(buffer: $0.data) } == "3")
+        fixture.channel.pipeline.fireChannelWritabilityChanged()
+        #expect(try fixture.sent().isEmpty, "answered once")
+    }
+
     @Test("the server's close frame is recorded and echoed once, then the connection closes")
     func serverClose() throws {
         let fixture = try Fixture()
@@ -144,5 +183,16 @@ struct PusherFrameHandlerTests {
         var echo = sent.first?.data ?? ByteBuffer()
         #expect(echo.readInteger(as: UInt16.self) == 4200)
         #expect(!fixture.outcome.startClose(), "no second close frame goes out")
+    }
+}
+
+/// Counts the reads that reach the socket.
+private final class ReadCounter: ChannelOutboundHandler {
+    typealias OutboundIn = NIOAny
+    private(set) var count = 0
+
+    func read(context: ChannelHandlerContext) {
+        self.count += 1
+        context.read()
     }
 }
