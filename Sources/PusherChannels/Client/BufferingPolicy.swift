@@ -22,9 +22,10 @@ public struct BufferingPolicy: Sendable, Hashable {
 
     /// Events held for one consumer at most (at least 1).
     public var limit: Int
-    /// Bytes of event data and names held for one consumer at most (each event also counts a fixed
-    /// 64 bytes). Whichever of the two limits is reached first applies; one event larger than this
-    /// alone is still delivered. Default 32 MiB.
+    /// Bytes held for one consumer at most: every string of each event (data, name, channel, user
+    /// id), and the ids and `user_info` of every member a presence change carries, plus a fixed 64
+    /// bytes per element. Whichever of the two limits is reached first applies; one element larger
+    /// than this alone is still delivered. Default 32 MiB.
     public var byteLimit: Int
     public var whenFull: WhenFull
 
