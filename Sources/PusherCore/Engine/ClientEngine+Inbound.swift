@@ -78,7 +78,7 @@ extension ClientEngine {
     }
 
     /// Routes a channel event to its consumers: app events of encrypted channels are decrypted first
-    /// (`pusher:` events are the server's, in plain text, and see ``deliverPlainProtocolEvent(_:channel:consumers:into:)``),
+    /// (`pusher:` events are the server's, in plain text: see `deliverPlainProtocolEvent`),
     /// server-to-user events go to the signed-in user's consumers. Returns whether the event was
     /// handed to consumers now.
     @discardableResult

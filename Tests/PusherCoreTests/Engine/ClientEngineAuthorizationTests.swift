@@ -62,7 +62,7 @@ struct ClientEngineAuthorizationTests {
         let failed = actions.compactMap { if case .finishConsumer(let id, _?) = $0 { id } else { nil } }
         #expect(failed == [ids["private-1999"]])
         // A complexity guard, not a benchmark: reading the message once per pending channel
-        // (2,000 × 100 KB) took minutes in a debug build; once takes milliseconds.
+        // (2,000 × 100 KB) took about a minute in a debug build; once takes a fraction of a second.
         #expect(elapsed < .seconds(3), "took \(elapsed)")
     }
 
