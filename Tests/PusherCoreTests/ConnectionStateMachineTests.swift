@@ -223,7 +223,7 @@ struct ConnectionStateMachineTests {
         #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)])
     }
 
-    @Test("the counter resets after a connection stayed up for resetAfter, or delivered a channel event")
+    @Test("the counter resets after a connection stayed up for resetAfter, or delivered a channel event and settled")
     func resetAfterHealthyConnection() {
         // Two failures in a row, then a connection that stays up 10 s.
         var machine = Self.connected()
@@ -248,13 +248,36 @@ struct ConnectionStateMachineTests {
         actions = machine.transportClosed(generation: 7, closeCode: 1006, reason: nil, at: .seconds(20), random: 0)
         #expect(actions.last == .startReconnectTimer(generation: 8, delay: .seconds(2)))
 
-        // Up for 1 s, but a channel event arrived: reset.
+        // A channel event arrived, but the connection ended 1 s later (under the 2 s settle time):
+        // not reset, the backoff goes on growing.
         _ = machine.reconnectTimerFired(generation: 8, at: .seconds(22))
         _ = machine.transportOpened(generation: 9, at: .seconds(22))
         _ = machine.connectionEstablished(generation: 9, socketID: "4.4", activityTimeout: nil, at: .seconds(22))
         machine.channelEventReceived()
         actions = machine.transportClosed(generation: 9, closeCode: 1006, reason: nil, at: .seconds(23), random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 10, delay: .seconds(1)))
+        #expect(actions.last == .startReconnectTimer(generation: 10, delay: .seconds(4)))
+
+        // A channel event and 2 s up: reset.
+        _ = machine.reconnectTimerFired(generation: 10, at: .seconds(27))
+        _ = machine.transportOpened(generation: 11, at: .seconds(27))
+        _ = machine.connectionEstablished(generation: 11, socketID: "5.5", activityTimeout: nil, at: .seconds(27))
+        machine.channelEventReceived()
+        actions = machine.transportClosed(generation: 11, closeCode: 1006, reason: nil, at: .seconds(29), random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 12, delay: .seconds(1)))
+    }
+
+    @Test("a protocol violation drops the socket; once it is gone the client backs off with the violation as cause")
+    func protocolViolation() {
+        var machine = Machine(configuration: Self.noJitter)
+        _ = machine.connect(at: .zero)
+        let violation = PusherError(.protocolViolation, "bad socket_id")
+        #expect(machine.protocolViolation(generation: 1, error: violation) == [.abortConnection(generation: 1)])
+        #expect(machine.isDropping(1))
+        #expect(machine.protocolViolation(generation: 1, error: violation) == [])
+        let actions = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
+        #expect(actions.last == .startReconnectTimer(generation: 2, delay: .seconds(1)))
+        #expect(machine.publicState == .reconnecting(attempt: 1, delay: .seconds(1), cause: violation))
+        #expect(!machine.isDropping(1))
     }
 
     @Test("a second connection_established on a connected socket changes nothing")

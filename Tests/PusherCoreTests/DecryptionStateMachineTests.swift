@@ -143,11 +143,32 @@ struct DecryptionStateMachineTests {
 
     @Test("holding 200 000 events during a reload is linear (a copy per append would take minutes)")
     func floodWhileReloading() {
-        var machine = DecryptionStateMachine(maximumHeld: 200_000)
+        var machine = DecryptionStateMachine(maximumHeld: 200_000, maximumHeldBytes: 1 << 40)
         _ = machine.subscribed(Self.channel, key: [97])
         _ = machine.received(Self.event("first", "b0"), at: .zero, open: Self.open)
         for index in 1..<200_000 { _ = machine.received(Self.event("e", "b\(index)"), at: .zero, open: Self.open) }
         let actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
         #expect(actions.count == 200_000)
+    }
+
+    @Test("events held during a reload are bounded by bytes too")
+    func heldByteLimit() {
+        let large = "b" + String(repeating: "x", count: 2_000)
+        let size = DecryptionStateMachine.heldByteCount(of: Self.event("e1", large))
+        var machine = DecryptionStateMachine(maximumHeld: 100, maximumHeldBytes: 2 * size)
+        _ = machine.subscribed(Self.channel, key: [97])
+        var actions: [DecryptionStateMachine.Action] = []
+        for index in 1...4 {
+            actions += machine.received(Self.event("e\(index)", large), at: .zero, open: Self.open)
+        }
+        #expect(
+            Self.summary(actions) == [
+                "reload \(Self.channel)", "report e3 heldEventsLimit", "report e4 heldEventsLimit",
+            ])
+        actions = machine.reloadSucceeded(Self.channel, key: [98], at: .zero, open: Self.open)
+        #expect(Self.summary(actions).count == 2)
+        // The room is free again after the reload.
+        #expect(
+            Self.summary(machine.received(Self.event("e5", "b5"), at: .zero, open: Self.open)) == ["deliver e5 5"])
     }
 }

@@ -77,4 +77,27 @@ struct PresenceRosterTests {
                 == .added(PresenceMember(userID: "1", userInfo: .object(["x": .number("1")]))))
         #expect(roster.count == 1)
     }
+
+    @Test("the roster is bounded by bytes too: large user_info is refused beyond maximumBytes, removals free room")
+    func byteCap() throws {
+        var roster = PresenceRoster(maximumMembers: 100, maximumBytes: 3_000)
+        let big = String(repeating: "x", count: 1_000)
+        let hash = (1...5).map { #""\#($0)":{"bio":"\#(big)"}"# }.joined(separator: ",")
+        let subscription = try JSONValue(
+            parsing: #"{"presence":{"ids":["1","2","3","4","5"],"hash":{"# + hash + "}}}")
+        let (change, overflow) = try roster.reset(subscriptionData: subscription, channelData: nil)
+        #expect(overflow?.code == .limitExceeded)
+        guard case .snapshot(let snapshot) = change else { return }
+        #expect(snapshot.members.map(\.userID) == ["1", "2"])
+        #expect(roster.byteCount <= 3_000)
+        let member = #"{"user_id":"9","user_info":{"bio":"\#(big)"}}"#
+        #expect {
+            try roster.memberAdded(try JSONValue(parsing: member))
+        } throws: { error in
+            (error as? PusherError)?.code == .limitExceeded
+        }
+        _ = try roster.memberRemoved(try JSONValue(parsing: #"{"user_id":"1"}"#))
+        #expect(try roster.memberAdded(try JSONValue(parsing: member)) != nil)
+        #expect(roster.count == 2)
+    }
 }

@@ -133,6 +133,30 @@ struct SignInStateMachineTests {
         #expect(machine.user == nil)
     }
 
+    @Test(
+        "errors that are not about the sign-in leave it waiting for its answer",
+        arguments: [
+            PusherError(.serverError, "Client event rejected due to rate limit", closeCode: 4301),
+            PusherError(.serverError, "Watchlist limit exceeded", closeCode: 4302),
+            PusherError(.serverError, "Existing subscription", channel: "private-a"),
+        ]
+    )
+    func unrelatedServerError(error: PusherError) {
+        Self.run([
+            (.connected("1.1"), []),
+            (.signIn, [.publish(.signingIn), .authenticate(socketID: "1.1")]),
+            (
+                .authenticated("1.1", auth: "a", userData: Self.userData),
+                [.sendSignIn(auth: "a", userData: Self.userData)]
+            ),
+            (.serverError(error), []),
+            (
+                .signInSucceeded(Self.userData),
+                [.subscribe(channel: Self.ann.serverToUserChannel), .publish(.signedIn(Self.ann))]
+            ),
+        ])
+    }
+
     @Test("a pusher:error while waiting for confirmation fails the sign-in with signInFailed, unreported")
     func serverRefusal() {
         var failure = Self.serverRefusal

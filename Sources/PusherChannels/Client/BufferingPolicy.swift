@@ -24,9 +24,10 @@ public struct BufferingPolicy: Sendable, Hashable {
     public var limit: Int {
         didSet { self.limit = max(1, self.limit) }
     }
-    /// Bytes of event data and names held for one consumer at most (each event also counts a fixed
-    /// 64 bytes). Whichever of the two limits is reached first applies; one event larger than this
-    /// alone is still delivered. Default 32 MiB; a value below 1 counts as 1.
+    /// Bytes held for one consumer at most: every string of each event (data, name, channel, user
+    /// id), and the ids and `user_info` of every member a presence change carries, plus a fixed 64
+    /// bytes per element. Whichever of the two limits is reached first applies; one element larger
+    /// than this alone is still delivered. Default 32 MiB; a value below 1 counts as 1.
     public var byteLimit: Int {
         didSet { self.byteLimit = max(1, self.byteLimit) }
     }

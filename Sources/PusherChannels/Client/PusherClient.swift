@@ -109,7 +109,9 @@ public actor PusherClient: Service {
                 clientEventRateLimit: options.clientEventRateLimit,
                 clientEventQueueLimit: options.clientEventQueueLimit,
                 maximumPresenceMembers: options.maximumPresenceMembers,
+                maximumPresenceBytes: options.maximumPresenceBytes,
                 maximumHeldEncryptedEvents: options.maximumHeldEncryptedEvents,
+                maximumHeldEncryptedBytes: options.maximumHeldEncryptedBytes,
                 keyReloadInterval: options.keyReloadInterval,
                 open: { message, key in EncryptedPayload.open(message, key: key) },
                 key: { secret in EncryptedPayload.key(fromSharedSecret: secret) }

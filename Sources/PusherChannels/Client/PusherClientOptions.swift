@@ -53,9 +53,16 @@ public struct PusherClientOptions: Sendable {
     /// on ``PusherClient/errors``; the members with the lowest ids are kept. Default 10 000
     /// (Pusher's own limit is 100 unless raised).
     public var maximumPresenceMembers: Int
+    /// Bytes of members (ids and `user_info`) kept per presence channel. Beyond it, like beyond
+    /// ``maximumPresenceMembers``, a `limitExceeded` error is reported and the lowest ids are kept.
+    /// Default 16 MiB.
+    public var maximumPresenceBytes: Int
     /// Events of one encrypted channel held while its key reloads. Later ones are reported on
     /// ``PusherClient/decryptionFailures(on:)`` with reason `heldEventsLimit`. Default 1 000.
     public var maximumHeldEncryptedEvents: Int
+    /// Bytes of events (every string of each) of one encrypted channel held while its key reloads.
+    /// Later ones are reported like those over ``maximumHeldEncryptedEvents``. Default 16 MiB.
+    public var maximumHeldEncryptedBytes: Int
     /// At most one key reload per encrypted channel in this interval; an event that does not open
     /// meanwhile is reported as `cannotDecrypt`. Default 10 s.
     public var keyReloadInterval: Duration
@@ -98,7 +105,9 @@ public struct PusherClientOptions: Sendable {
         self.clientEventRateLimit = 10
         self.clientEventQueueLimit = 100
         self.maximumPresenceMembers = 10_000
+        self.maximumPresenceBytes = 16 << 20
         self.maximumHeldEncryptedEvents = 1_000
+        self.maximumHeldEncryptedBytes = 16 << 20
         self.keyReloadInterval = .seconds(10)
         self.outboundBufferLimit = 16 << 20
         self.authorizationTimeout = .seconds(10)

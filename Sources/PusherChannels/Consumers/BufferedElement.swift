@@ -4,20 +4,24 @@ import PusherCore
 
 /// An element a ``ConsumerBuffer`` holds, with the bytes it counts against the byte limit.
 package protocol BufferedElement: Sendable {
-    /// About how many bytes the element keeps alive: its text, plus a fixed overhead.
+    /// About how many bytes the element keeps alive: every string it holds, plus a fixed overhead.
     var bufferedByteCount: Int { get }
 }
 
 extension ChannelEvent: BufferedElement {
-    /// The event's data and name (the channel's name is shared by every event of the channel).
-    package var bufferedByteCount: Int { self.data.utf8.count + self.name.utf8.count + 64 }
+    /// The event's data, name, channel and user id (each may be as large as a message).
+    package var bufferedByteCount: Int {
+        64 + self.data.utf8.count + self.name.utf8.count + self.channel.utf8.count + (self.userID?.utf8.count ?? 0)
+    }
 }
 
 extension PresenceChange: BufferedElement {
+    /// The members the change carries: ids and `user_info`, every member of a snapshot.
     package var bufferedByteCount: Int {
         switch self {
-        case .snapshot(let snapshot): 64 + snapshot.count * 64
-        case .added, .removed: 64
+        case .snapshot(let snapshot):
+            snapshot.members.reduce(64 + (snapshot.me?.approximateByteCount ?? 0)) { $0 + $1.approximateByteCount }
+        case .added(let member), .removed(let member): 64 + member.approximateByteCount
         }
     }
 }

@@ -130,6 +130,7 @@ struct ClientMetrics {
         case .reloadFailed: reason = "reload_failed"
         case .channelGone: reason = "channel_gone"
         case .heldEventsLimit: reason = "held_events_limit"
+        case .notEncrypted: reason = "not_encrypted"
         }
         var dimensions = ["reason", reason]
         if self.includesChannelLabel { dimensions += ["channel", failure.channel] }

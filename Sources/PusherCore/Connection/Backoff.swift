@@ -6,11 +6,14 @@
 /// `maximumDelay`, then shortened by a random fraction of up to `jitter` so that many clients
 /// dropped at once do not come back at once.
 ///
-/// The counter starts afresh only after a connection proved healthy: it delivered a channel event,
-/// or stayed up for `resetAfter`. A server that accepts the handshake and closes at once is
-/// therefore met with growing delays, not a reconnect every second. An immediate reconnect (close
-/// codes 4200–4299, or a pong timeout) happens at once only the first time in a row; a second one
-/// before the connection proved healthy backs off.
+/// The counter starts afresh only after a connection proved healthy: it stayed up for
+/// `resetAfter`, or it delivered an event of a subscribed channel to its consumers and stayed up for
+/// ``settleTime`` (2 s, or `resetAfter` when shorter). Other frames (pings, errors, events of no
+/// channel, a cache channel's replay followed by a close) prove nothing. A server that accepts the
+/// handshake and closes at once is therefore met with growing delays and, with `maximumAttempts`,
+/// a final failure. An immediate reconnect (close codes 4200–4299, or a pong timeout) happens at once
+/// only the first time in a row; a second one before the connection proved healthy backs off. Every
+/// reconnection, whatever its cause, counts towards `maximumAttempts`.
 ///
 /// Defaults: 1 s, doubling, capped at 30 s, 20 % jitter, unlimited attempts, reset after 10 s up.
 public struct Backoff: Sendable, Hashable {
@@ -26,6 +29,10 @@ public struct Backoff: Sendable, Hashable {
     /// How long a connection must stay up (without delivering a channel event) before the backoff
     /// starts afresh after it ends.
     public var resetAfter: Duration
+
+    /// How long a connection that delivered an event of a subscribed channel must stay up before it
+    /// counts as healthy: 2 seconds, or ``resetAfter`` when that is shorter.
+    public var settleTime: Duration { min(self.resetAfter, .seconds(2)) }
 
     public init(
         initialDelay: Duration = .seconds(1),

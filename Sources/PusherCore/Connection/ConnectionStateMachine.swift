@@ -17,61 +17,6 @@
 ///   watchdog covers the handshake timeout, the activity timeout (ping), the pong timeout and the
 ///   close timeout.
 package struct ConnectionStateMachine: Sendable {
-    package struct Configuration: Sendable, Hashable {
-        /// Inactivity after which the client pings; the server's `activity_timeout` lowers it.
-        package var activityTimeout: Duration
-        /// How long to wait for any message after a ping before dropping the socket.
-        package var pongTimeout: Duration
-        /// How long the socket may take to open and deliver `pusher:connection_established`.
-        package var handshakeTimeout: Duration
-        /// How long a socket the client closed may take to finish the close handshake.
-        package var closeTimeout: Duration
-        package var backoff: Backoff
-
-        package init(
-            activityTimeout: Duration = .seconds(120),
-            pongTimeout: Duration = .seconds(30),
-            handshakeTimeout: Duration = .seconds(10),
-            closeTimeout: Duration = .seconds(5),
-            backoff: Backoff = Backoff()
-        ) {
-            self.activityTimeout = activityTimeout
-            self.pongTimeout = pongTimeout
-            self.handshakeTimeout = handshakeTimeout
-            self.closeTimeout = closeTimeout
-            self.backoff = backoff
-        }
-    }
-
-    package enum Action: Sendable, Hashable {
-        /// Open a socket for `generation` and run its watchdog.
-        case openConnection(generation: Int)
-        /// Send a text frame on the socket of `generation`.
-        case send(generation: Int, text: String)
-        /// Start the close handshake (normal closure) on `generation`.
-        case closeConnection(generation: Int)
-        /// Drop the socket of `generation` at once, without a handshake.
-        case abortConnection(generation: Int)
-        /// The watchdog of `generation` must ask again now: its deadline changed.
-        case rearmWatchdog(generation: Int)
-        case startReconnectTimer(generation: Int, delay: Duration)
-        case cancelReconnectTimer(generation: Int)
-        /// The package state changed.
-        case publishState(ConnectionState)
-        /// The connection is ready: (re)subscribe channels.
-        case connectionReady(socketID: String)
-        /// The ready connection is gone: subscriptions must wait for the next one.
-        case connectionLost
-        /// The run can end: the machine is stopped and owns no socket.
-        case finished
-    }
-
-    /// What the watchdog of a socket does next.
-    package enum WatchdogDecision: Sendable, Hashable {
-        case sleep(Duration)
-        case stop
-    }
-
     private struct Attempt: Sendable {
         var generation: Int
         /// Reconnection attempts since the last successful connection (0 for a fresh connect).
@@ -105,8 +50,12 @@ package struct ConnectionStateMachine: Sendable {
     private var closing: [Int: Duration] = [:]
     /// When the last message arrived on the current socket.
     private var lastActivity: Duration = .zero
-    /// Whether the current connection delivered a channel event (which proves it healthy).
+    /// Whether the current connection delivered a channel event (which, with the settle time,
+    /// proves it healthy).
     private var deliveredChannelEvent = false
+    /// The socket the client is dropping for a protocol violation, and the violation: it becomes
+    /// the cause of the reconnection once the socket is gone.
+    private var violation: (generation: Int, cause: PusherError)?
 
     package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -206,12 +155,17 @@ package struct ConnectionStateMachine: Sendable {
         self.lastActivity = now
     }
 
-    /// A channel event arrived on the active socket: the connection is healthy, and the backoff
-    /// starts afresh after it ends. Cheap enough to call per event.
+    /// A channel event of a channel the server confirmed reached its consumers on the active
+    /// socket. Once the connection has also stayed up for ``Backoff/settleTime`` it counts as healthy,
+    /// and the backoff starts afresh after it ends. Cheap enough to call per event.
     @inline(__always)
     package mutating func channelEventReceived() {
         if !self.deliveredChannelEvent { self.deliveredChannelEvent = true }
     }
+
+    /// Whether the active connection has delivered a channel event already (callers skip the work
+    /// of finding out again).
+    package var hasDeliveredChannelEvent: Bool { self.deliveredChannelEvent }
 
     /// The options cannot form a connection (an invalid key, host, port or path): fail at once,
     /// without a socket and without retries.
@@ -244,6 +198,18 @@ package struct ConnectionStateMachine: Sendable {
             return []
         }
     }
+
+    /// The server broke the protocol on the socket of `generation` (for example a `socket_id` that
+    /// is not `digits.digits`): the socket is dropped, and once it is gone the client reconnects with
+    /// the backoff, `error` being the cause. Nothing more of that socket is handled meanwhile.
+    package mutating func protocolViolation(generation: Int, error: PusherError) -> [Action] {
+        guard self.activeGeneration == generation, self.violation == nil else { return [] }
+        self.violation = (generation, error)
+        return [.abortConnection(generation: generation)]
+    }
+
+    /// Whether the socket of `generation` is being dropped for a protocol violation.
+    package func isDropping(_ generation: Int) -> Bool { self.violation?.generation == generation }
 
     /// Whether `generation` is connected already (a `connection_established` for it is a duplicate).
     package func isConnected(_ generation: Int) -> Bool { self.readyGeneration == generation }
@@ -389,10 +355,15 @@ package struct ConnectionStateMachine: Sendable {
 
     private mutating func connectionEnded(
         generation: Int,
-        cause: PusherError,
+        cause reported: PusherError,
         at now: Duration,
         random: Double
     ) -> [Action] {
+        var cause = reported
+        if let violation = self.violation, violation.generation == generation {
+            self.violation = nil
+            cause = violation.cause
+        }
         if self.closing.removeValue(forKey: generation) != nil { return self.finishedIfDone() }
         var actions: [Action] = []
         let previous: Attempt
@@ -400,9 +371,12 @@ package struct ConnectionStateMachine: Sendable {
         case .connecting(let attempt, _, _, _) where attempt.generation == generation:
             previous = attempt
         case .connected(let attempt, _, _, _, let since) where attempt.generation == generation:
-            // A connection that stayed up long enough, or delivered a channel event, was healthy:
-            // the backoff starts afresh.
-            let healthy = self.deliveredChannelEvent || now - since >= self.configuration.backoff.resetAfter
+            // A connection that stayed up for `resetAfter`, or delivered a channel event and stayed
+            // up for the settle time, was healthy: the backoff starts afresh. Frames alone prove
+            // nothing: a server that establishes, sends one event and closes is met with backoff.
+            let backoff = self.configuration.backoff
+            let upFor = now - since
+            let healthy = upFor >= backoff.resetAfter || (self.deliveredChannelEvent && upFor >= backoff.settleTime)
             previous = healthy ? Attempt(generation: attempt.generation, attempt: 0, streak: 0) : attempt
             actions.append(.connectionLost)
         default:

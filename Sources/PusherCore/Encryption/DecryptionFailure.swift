@@ -15,6 +15,10 @@ public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
         /// Too many events arrived while the channel's key was reloading
         /// (`PusherClientOptions.maximumHeldEncryptedEvents`); this one was not kept.
         case heldEventsLimit
+        /// The server sent a `pusher:` event in plain text on the encrypted channel. Nothing proves
+        /// it came from the app, so it was dropped (only `pusher:cache_miss` is delivered, without
+        /// its data).
+        case notEncrypted
     }
 
     public var channel: String

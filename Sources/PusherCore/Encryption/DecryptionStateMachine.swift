@@ -14,8 +14,9 @@
 ///
 /// Two limits keep a hostile server from turning this into work without end: at most one reload
 /// per channel per `reloadInterval` (forged events interleaved with valid ones would otherwise
-/// start a reload each), and at most `maximumHeld` events held during a reload (later ones are
-/// reported with reason `heldEventsLimit`). Held events are appended in place: holding is linear.
+/// start a reload each), and at most `maximumHeld` events and `maximumHeldBytes` bytes (every
+/// string of the message, see ``heldByteCount(of:)``) held during a reload (later ones are reported
+/// with reason `heldEventsLimit`). Held events are appended in place: holding is linear.
 ///
 /// Pure: the cipher is passed in as `open`, and the driver performs the ``Action``s.
 package struct DecryptionStateMachine: Sendable {
@@ -45,16 +46,21 @@ package struct DecryptionStateMachine: Sendable {
         var lastReload: Duration?
         /// Held while reloading; the first one is the event that failed.
         var held: [PusherMessage] = []
+        /// The bytes of `held`.
+        var heldBytes = 0
     }
 
     private var channels: [String: Channel] = [:]
     /// Events held for one channel during a reload, at most.
     package let maximumHeld: Int
+    /// Bytes of events held for one channel during a reload, at most.
+    package let maximumHeldBytes: Int
     /// At most one reload per channel per this interval.
     package let reloadInterval: Duration
 
-    package init(maximumHeld: Int = 1_000, reloadInterval: Duration = .seconds(10)) {
+    package init(maximumHeld: Int = 1_000, maximumHeldBytes: Int = 16 << 20, reloadInterval: Duration = .seconds(10)) {
         self.maximumHeld = max(1, maximumHeld)
+        self.maximumHeldBytes = max(1, maximumHeldBytes)
         self.reloadInterval = reloadInterval
     }
 
@@ -105,7 +111,23 @@ package struct DecryptionStateMachine: Sendable {
         return actions
     }
 
-    private var limits: (maximumHeld: Int, reloadInterval: Duration) { (self.maximumHeld, self.reloadInterval) }
+    private var limits: Limits {
+        Limits(
+            maximumHeld: self.maximumHeld, maximumHeldBytes: self.maximumHeldBytes, reloadInterval: self.reloadInterval)
+    }
+
+    private struct Limits {
+        var maximumHeld: Int
+        var maximumHeldBytes: Int
+        var reloadInterval: Duration
+    }
+
+    /// The bytes a held message keeps alive: its event name, channel, data and user id, plus a
+    /// fixed overhead.
+    package static func heldByteCount(of message: PusherMessage) -> Int {
+        64 + message.event.utf8.count + (message.channel?.utf8.count ?? 0) + (message.data?.utf8.count ?? 0)
+            + (message.userID?.utf8.count ?? 0)
+    }
 
     /// The reload for `channel` gave `key`.
     package mutating func reloadSucceeded(_ channel: String, key: [UInt8], at now: Duration, open: Open) -> [Action] {
@@ -116,6 +138,7 @@ package struct DecryptionStateMachine: Sendable {
         var actions: [Action] = []
         let held = state.held
         state.held = []
+        state.heldBytes = 0
         // Should one of them start another reload, `process` holds it and the rest again.
         for message in held {
             Self.process(
@@ -137,6 +160,7 @@ package struct DecryptionStateMachine: Sendable {
         ]
         let rest = state.held.dropFirst()
         state.held = []
+        state.heldBytes = 0
         for message in rest {
             Self.process(
                 message, channel: channel, state: &state, actions: &actions, at: now, open: open, limits: self.limits)
@@ -152,24 +176,26 @@ package struct DecryptionStateMachine: Sendable {
         actions: inout [Action],
         at now: Duration,
         open: Open,
-        limits: (maximumHeld: Int, reloadInterval: Duration)
+        limits: Limits
     ) {
         if state.isReloading {
-            guard state.held.count < limits.maximumHeld else {
+            let size = Self.heldByteCount(of: message)
+            guard state.held.count < limits.maximumHeld, state.heldBytes + size <= limits.maximumHeldBytes else {
+                let what =
+                    state.held.count < limits.maximumHeld
+                    ? "\(limits.maximumHeldBytes) bytes of events (maximumHeldEncryptedBytes)"
+                    : "\(limits.maximumHeld) events (maximumHeldEncryptedEvents)"
                 actions.append(
                     .report(
                         DecryptionFailure(
-                            channel: channel,
-                            event: message.event,
-                            reason: .heldEventsLimit,
-                            message:
-                                "\(limits.maximumHeld) events already wait for the channel's key reload (maximumHeldEncryptedEvents)"
-                        )
+                            channel: channel, event: message.event, reason: .heldEventsLimit,
+                            message: "\(what) already wait for the channel's key reload")
                     )
                 )
                 return
             }
             state.held.append(message)
+            state.heldBytes += size
             return
         }
         switch open(message, state.key) {
@@ -185,6 +211,7 @@ package struct DecryptionStateMachine: Sendable {
             state.isReloading = true
             state.lastReload = now
             state.held = [message]
+            state.heldBytes = Self.heldByteCount(of: message)
             actions.append(.reload(channel: channel))
         case .wrongKey:
             // No reload now: either one did not help, or the last one is too recent.

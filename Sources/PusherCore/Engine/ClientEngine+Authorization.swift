@@ -82,11 +82,15 @@ extension ClientEngine {
 
     /// A `pusher:error` names no channel, but refusals of a subscription ("Existing subscription to
     /// channel X", "Invalid signature: … of socket:channel …") mention it: fails the matching
-    /// subscriptions that wait for confirmation. Returns whether one matched.
+    /// subscriptions that wait for confirmation. Returns whether one matched. The message is split
+    /// into words once, whatever the number of pending channels.
     mutating func failPendingSubscription(matching error: PusherError, into actions: inout [Action]) -> Bool {
         guard error.channel == nil else { return false }
+        let pending = self.subscriptions.awaitingConfirmation
+        guard !pending.isEmpty else { return false }
+        let mentioned = Self.mentionedNames(in: error.message)
         var matched = false
-        for channel in self.subscriptions.awaitingConfirmation where Self.mentions(error.message, channel: channel) {
+        for channel in pending where mentioned.contains(Substring(channel)) {
             var failure = error
             failure.code = .subscriptionFailed
             failure.channel = channel
@@ -98,16 +102,23 @@ extension ClientEngine {
         return matched
     }
 
-    /// Whether `message` names `channel` as a whole word: a run of channel-name characters equal to
-    /// it, allowing one trailing `,` or `.` of the sentence.
+    /// Every name `message` mentions as a whole word: each run of channel-name characters, and the
+    /// same run without one trailing `,` or `.` of the sentence.
+    static func mentionedNames(in message: String) -> Set<Substring> {
+        var names: Set<Substring> = []
+        for token in message.split(whereSeparator: { !Self.isNameCharacter($0) }) {
+            names.insert(token)
+            if let last = token.last, last == "," || last == "." { names.insert(token.dropLast()) }
+        }
+        return names
+    }
+
+    /// Whether `message` names `channel` as a whole word (see ``mentionedNames(in:)``).
     static func mentions(_ message: String, channel: String) -> Bool {
-        let isNameCharacter: (Character) -> Bool = {
-            $0.isASCII && ($0.isLetter || $0.isNumber || "_-=@,.;".contains($0))
-        }
-        for token in message.split(whereSeparator: { !isNameCharacter($0) }) {
-            if token == channel { return true }
-            if let last = token.last, last == "," || last == ".", token.dropLast() == channel { return true }
-        }
-        return false
+        Self.mentionedNames(in: message).contains(Substring(channel))
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || "_-=@,.;".contains(character))
     }
 }

@@ -28,7 +28,7 @@ extension ClientEngine {
         _ frames: ArraySlice<InboundFrame>, generation: Int, at now: Duration, into actions: inout [Action]
     ) {
         let isActive = generation == self.connection.activeGeneration
-        guard isActive || self.connection.isLive(generation) else { return }
+        guard isActive || self.connection.isLive(generation), !self.connection.isDropping(generation) else { return }
         self.now = now
         if isActive { self.connection.messageReceived(at: now) }
         for frame in frames {
@@ -52,31 +52,75 @@ extension ClientEngine {
             }
             if PusherEventName.isProtocolEvent(message.event) {
                 // A socket being closed only delivers its last channel events.
-                if isActive { self.handleProtocolMessage(message, generation: generation, at: now, into: &actions) }
+                if isActive {
+                    self.handleProtocolMessage(message, generation: generation, at: now, into: &actions)
+                    // A protocol violation drops the socket: the rest of its batch is not read.
+                    if self.connection.isDropping(generation) { return }
+                }
             } else {
-                if isActive { self.connection.channelEventReceived() }
                 self.channelEventsReceived &+= 1
-                self.deliver(message, into: &actions)
+                // Only an event that reached the consumers of a confirmed channel counts towards
+                // the connection's health (checked until the first one).
+                if self.deliver(message, into: &actions), isActive, !self.connection.hasDeliveredChannelEvent,
+                    self.isConfirmed(message.channel)
+                {
+                    self.connection.channelEventReceived()
+                }
             }
         }
     }
 
+    /// Whether `channel` is one the server confirmed on this connection (the signed-in user's
+    /// server-to-user channel counts once the sign-in succeeded).
+    private func isConfirmed(_ channel: String?) -> Bool {
+        guard let channel else { return false }
+        return self.subscriptions.isSubscribed(channel) || channel == self.signInMachine.user?.serverToUserChannel
+    }
+
     /// Routes a channel event to its consumers: app events of encrypted channels are decrypted first
-    /// (`pusher:` events are the server's, in plain text), server-to-user events go to the signed-in
-    /// user's consumers.
-    private mutating func deliver(_ message: PusherMessage, into actions: inout [Action]) {
-        guard let channel = message.channel else { return }
+    /// (`pusher:` events are the server's, in plain text: see `deliverPlainProtocolEvent`),
+    /// server-to-user events go to the signed-in user's consumers. Returns whether the event was
+    /// handed to consumers now.
+    @discardableResult
+    private mutating func deliver(_ message: PusherMessage, into actions: inout [Action]) -> Bool {
+        guard let channel = message.channel else { return false }
         if channel.utf8.first == UInt8(ascii: "#") {
-            self.deliverToUser(message, into: &actions)
-            return
+            return self.deliverToUser(message, into: &actions)
         }
         // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
-        guard let consumers = self.consumers.channels[channel] else { return }
-        if ChannelName.isEncrypted(channel), !PusherEventName.isProtocolEvent(message.event) {
-            self.apply(self.decryption.received(message, at: self.now, open: self.configuration.open), to: &actions)
-            return
+        guard let consumers = self.consumers.channels[channel] else { return false }
+        if ChannelName.isEncrypted(channel) {
+            guard !PusherEventName.isProtocolEvent(message.event) else {
+                return self.deliverPlainProtocolEvent(message, channel: channel, consumers: consumers, into: &actions)
+            }
+            let decrypted = self.decryption.received(message, at: self.now, open: self.configuration.open)
+            let opened = decrypted.first.map { if case .deliver = $0 { true } else { false } } ?? false
+            self.apply(decrypted, to: &actions)
+            return opened
         }
         self.fanOut(ChannelEvent(message, channel: channel), to: consumers, into: &actions)
+        return true
+    }
+
+    /// A `pusher:` event the client does not handle itself, on an encrypted channel. Nothing
+    /// authenticates it: the relaying server (the party the encryption keeps out) may have made it
+    /// up. `pusher:cache_miss` still reaches consumers, without its data (it only tells the app to
+    /// fetch the initial state itself); every other one is dropped and reported as a
+    /// ``DecryptionFailure`` with reason `notEncrypted`.
+    private func deliverPlainProtocolEvent(
+        _ message: PusherMessage, channel: String, consumers: ConsumerTable.Channel, into actions: inout [Action]
+    ) -> Bool {
+        guard message.event == PusherEventName.cacheMiss else {
+            actions.append(
+                .reportDecryptionFailure(
+                    DecryptionFailure(
+                        channel: channel, event: message.event, reason: .notEncrypted,
+                        message: "a plain-text pusher: event on an encrypted channel was dropped")))
+            return false
+        }
+        self.fanOut(
+            ChannelEvent(channel: channel, name: message.event, data: "", userID: nil), to: consumers, into: &actions)
+        return false
     }
 
     /// Hands `event` to the consumers of its channel that take its name, then to every all-channel consumer.
@@ -103,6 +147,14 @@ extension ClientEngine {
                         PusherError(
                             .protocolViolation, "ignored a second pusher:connection_established on a connected socket"))
                 )
+                return
+            }
+            guard Self.isValidSocketID(socketID) else {
+                // It is signed into every authorization: one with a `:` could make a signature stand
+                // for something else. The server is broken or hostile: drop it, back off.
+                let error = PusherError(
+                    .protocolViolation, "pusher:connection_established with a socket_id that is not digits.digits")
+                actions += self.apply(self.connection.protocolViolation(generation: generation, error: error))
                 return
             }
             let activityTimeout = data["activity_timeout"]?.intValue.map { Duration.seconds($0) }
@@ -162,6 +214,17 @@ extension ClientEngine {
             // `pusher:cache_miss`) belong to its consumers.
             if !message.event.hasPrefix(PusherEventName.internalPrefix) { self.deliver(message, into: &actions) }
         }
+    }
+
+    /// Whether `socketID` has the form the protocol gives it: digits, a dot, digits (at most 64
+    /// characters in all).
+    package static func isValidSocketID(_ socketID: String) -> Bool {
+        let bytes = socketID.utf8
+        guard bytes.count <= 64, let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        let isDigit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let head = bytes[..<dot]
+        let tail = bytes[bytes.index(after: dot)...]
+        return !head.isEmpty && !tail.isEmpty && head.allSatisfy(isDigit) && tail.allSatisfy(isDigit)
     }
 
     /// Reads `{"message", "code"}` from a `pusher:error`, whether `data` is an object, a JSON

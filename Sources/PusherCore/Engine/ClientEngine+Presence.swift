@@ -3,7 +3,9 @@
 extension ClientEngine {
     /// A presence subscription succeeded: its roster is rebuilt from the server's snapshot.
     mutating func presenceSubscribed(_ channel: String, _ message: PusherMessage, into actions: inout [Action]) {
-        var roster = PresenceRoster(maximumMembers: self.configuration.maximumPresenceMembers)
+        var roster = PresenceRoster(
+            maximumMembers: self.configuration.maximumPresenceMembers,
+            maximumBytes: self.configuration.maximumPresenceBytes)
         do {
             let (change, overflow) = try roster.reset(
                 subscriptionData: try message.parsedData(), channelData: self.presenceChannelData[channel])

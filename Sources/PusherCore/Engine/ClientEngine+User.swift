@@ -38,12 +38,16 @@ extension ClientEngine {
         }
     }
 
-    /// Delivers an event of a `#server-to-user-` channel if it is the signed-in user's.
-    func deliverToUser(_ message: PusherMessage, into actions: inout [Action]) {
-        guard let channel = message.channel, channel == self.signInMachine.user?.serverToUserChannel else { return }
+    /// Delivers an event of a `#server-to-user-` channel if it is the signed-in user's; returns
+    /// whether it was.
+    func deliverToUser(_ message: PusherMessage, into actions: inout [Action]) -> Bool {
+        guard let channel = message.channel, channel == self.signInMachine.user?.serverToUserChannel else {
+            return false
+        }
         let event = ChannelEvent(message, channel: channel)
         for consumer in self.consumers.user where consumer.takes(event.name) {
             actions.append(.deliver(event, consumer: consumer.id))
         }
+        return true
     }
 }

@@ -21,8 +21,12 @@ package struct ClientEngine: Sendable {
         package var clientEventQueueLimit: Int
         /// Members kept per presence channel at most; more are reported as `limitExceeded`.
         package var maximumPresenceMembers: Int
+        /// Bytes of members (ids and `user_info`) kept per presence channel at most.
+        package var maximumPresenceBytes: Int
         /// Events held per encrypted channel while its key reloads, at most.
         package var maximumHeldEncryptedEvents: Int
+        /// Bytes of events held per encrypted channel while its key reloads, at most.
+        package var maximumHeldEncryptedBytes: Int
         /// At most one key reload per encrypted channel per this interval.
         package var keyReloadInterval: Duration
         /// Opens one encrypted payload with a key (the cipher lives outside the engine).
@@ -37,7 +41,9 @@ package struct ClientEngine: Sendable {
             clientEventRateLimit: Int = 10,
             clientEventQueueLimit: Int = 100,
             maximumPresenceMembers: Int = 10_000,
+            maximumPresenceBytes: Int = 16 << 20,
             maximumHeldEncryptedEvents: Int = 1_000,
+            maximumHeldEncryptedBytes: Int = 16 << 20,
             keyReloadInterval: Duration = .seconds(10),
             open: @escaping @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened = { _, _ in .wrongKey },
             key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
@@ -48,7 +54,9 @@ package struct ClientEngine: Sendable {
             self.clientEventRateLimit = clientEventRateLimit
             self.clientEventQueueLimit = clientEventQueueLimit
             self.maximumPresenceMembers = maximumPresenceMembers
+            self.maximumPresenceBytes = maximumPresenceBytes
             self.maximumHeldEncryptedEvents = maximumHeldEncryptedEvents
+            self.maximumHeldEncryptedBytes = maximumHeldEncryptedBytes
             self.keyReloadInterval = keyReloadInterval
             self.open = open
             self.key = key
@@ -78,7 +86,9 @@ package struct ClientEngine: Sendable {
         self.configuration = configuration
         self.connection = ConnectionStateMachine(configuration: configuration.connection)
         self.decryption = DecryptionStateMachine(
-            maximumHeld: configuration.maximumHeldEncryptedEvents, reloadInterval: configuration.keyReloadInterval)
+            maximumHeld: configuration.maximumHeldEncryptedEvents,
+            maximumHeldBytes: configuration.maximumHeldEncryptedBytes,
+            reloadInterval: configuration.keyReloadInterval)
         self.clientEvents = ClientEventQueue(
             rateLimit: configuration.clientEventRateLimit, queueLimit: configuration.clientEventQueueLimit)
     }

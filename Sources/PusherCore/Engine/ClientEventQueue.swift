@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-/// Client events on their way out: per channel, those waiting for the subscription (bounded), then
-/// one queue in order, paced by a rate limit.
+/// Client events on their way out: per channel, those waiting for the subscription, then one queue
+/// in order, paced by a rate limit.
+///
+/// Per channel, at most `queueLimit` events wait, counting those in the ready queue that would have
+/// to wait again should the channel's subscription be lost. An event put back to wait
+/// (``holdFirstAgain()``) goes before the events triggered while the channel was not subscribed,
+/// which are newer: the channel's order is kept.
 struct ClientEventQueue: Sendable {
     struct Queued: Sendable, Hashable {
         var channel: String
@@ -15,6 +20,10 @@ struct ClientEventQueue: Sendable {
     /// Ready to go, in order.
     private(set) var ready: [Queued] = []
     private var readyStart = 0
+    /// Events of each channel in `ready`.
+    private var readyCounts: [String: Int] = [:]
+    /// How many of each channel's waiting events were put back from `ready` (they come first).
+    private var putBack: [String: Int] = [:]
     /// Whether a pacing timer is running.
     var isTimerRunning = false
 
@@ -29,6 +38,9 @@ struct ClientEventQueue: Sendable {
     var first: Queued? { self.readyStart < self.ready.count ? self.ready[self.readyStart] : nil }
 
     mutating func removeFirst() {
+        guard let first = self.first else { return }
+        self.readyCounts[first.channel, default: 1] -= 1
+        if self.readyCounts[first.channel] == 0 { self.readyCounts[first.channel] = nil }
         self.readyStart += 1
         if self.readyStart == self.ready.count {
             self.ready.removeAll(keepingCapacity: true)
@@ -38,24 +50,31 @@ struct ClientEventQueue: Sendable {
 
     mutating func enqueue(_ text: String, channel: String) {
         self.ready.append(Queued(channel: channel, text: text))
+        self.readyCounts[channel, default: 0] += 1
     }
 
-    /// Adds an event that waits for `channel`'s subscription; false when too many wait already.
+    /// Adds an event that waits for `channel`'s subscription; false when `queueLimit` events of the
+    /// channel wait already (or are ready and would wait again).
     mutating func hold(_ text: String, channel: String) -> Bool {
-        guard self.waiting[channel, default: []].count < self.queueLimit else { return false }
+        let count = self.waiting[channel]?.count ?? 0
+        guard count + self.readyCounts[channel, default: 0] < self.queueLimit else { return false }
         self.waiting[channel, default: []].append(text)
         return true
     }
 
-    /// Puts an event back to wait for its channel (the channel is being subscribed again).
+    /// Puts the first ready event back to wait for its channel (the channel is being subscribed
+    /// again), after the others put back and before those triggered since.
     mutating func holdFirstAgain() {
         guard let first = self.first else { return }
         self.removeFirst()
-        self.waiting[first.channel, default: []].append(first.text)
+        let position = self.putBack[first.channel, default: 0]
+        self.waiting[first.channel, default: []].insert(first.text, at: position)
+        self.putBack[first.channel] = position + 1
     }
 
     /// Moves `channel`'s waiting events to the ready queue; returns whether there were any.
     mutating func release(_ channel: String) -> Bool {
+        self.putBack[channel] = nil
         guard let held = self.waiting.removeValue(forKey: channel), !held.isEmpty else { return false }
         for text in held { self.enqueue(text, channel: channel) }
         return true
@@ -63,6 +82,8 @@ struct ClientEventQueue: Sendable {
 
     /// Drops every event of `channel`; returns how many.
     mutating func drop(_ channel: String) -> Int {
+        self.putBack[channel] = nil
+        self.readyCounts[channel] = nil
         let waiting = self.waiting.removeValue(forKey: channel)?.count ?? 0
         let before = self.ready.count - self.readyStart
         self.ready = self.ready[self.readyStart...].filter { $0.channel != channel }

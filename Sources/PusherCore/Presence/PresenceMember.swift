@@ -12,3 +12,10 @@ public struct PresenceMember: Sendable, Hashable {
         self.userInfo = userInfo
     }
 }
+
+extension PresenceMember {
+    /// About how many bytes the member keeps alive: its id, its `user_info`, and a fixed overhead.
+    package var approximateByteCount: Int {
+        32 + self.userID.utf8.count + (self.userInfo?.approximateByteCount ?? 0)
+    }
+}

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: MIT
 
 /// The membership of one presence channel, rebuilt from scratch on every subscription.
+///
+/// Bounded by members and by bytes (ids and `user_info`, see
+/// ``PresenceMember/approximateByteCount``): a server cannot make the client hold an unbounded roster.
 package struct PresenceRoster: Sendable, Hashable {
     private var members: [String: PresenceMember] = [:]
     private var myID: String?
-    /// Members kept at most: a server cannot make the client hold an unbounded roster.
+    /// Members kept at most.
     package let maximumMembers: Int
+    /// Bytes of members kept at most.
+    package let maximumBytes: Int
+    /// The bytes of `members`.
+    package private(set) var byteCount = 0
 
-    package init(maximumMembers: Int = 10_000) {
+    package init(maximumMembers: Int = 10_000, maximumBytes: Int = 16 << 20) {
         self.maximumMembers = max(1, maximumMembers)
+        self.maximumBytes = max(1, maximumBytes)
     }
 
     package var count: Int { self.members.count }
@@ -17,6 +25,13 @@ package struct PresenceRoster: Sendable, Hashable {
         PusherError(
             .limitExceeded,
             "the presence channel has more than \(self.maximumMembers) members (maximumPresenceMembers); the others are not tracked"
+        )
+    }
+
+    private var byteLimitError: PusherError {
+        PusherError(
+            .limitExceeded,
+            "the presence channel's members take more than \(self.maximumBytes) bytes (maximumPresenceBytes); the others are not tracked"
         )
     }
 
@@ -46,15 +61,24 @@ package struct PresenceRoster: Sendable, Hashable {
         }
         self.myID = channelData.flatMap { try? JSONValue(parsing: $0) }?["user_id"]?.idValue
         var overflow: PusherError?
-        if members.count > self.maximumMembers {
-            let kept = members.keys.sorted().prefix(self.maximumMembers)
+        var bytes = members.values.reduce(0) { $0 + $1.approximateByteCount }
+        if members.count > self.maximumMembers || bytes > self.maximumBytes {
+            // The lowest ids are kept, as many as both limits allow.
             var trimmed: [String: PresenceMember] = [:]
-            trimmed.reserveCapacity(kept.count)
-            for id in kept { trimmed[id] = members[id] }
+            trimmed.reserveCapacity(min(members.count, self.maximumMembers))
+            bytes = 0
+            for id in members.keys.sorted() {
+                guard let member = members[id], trimmed.count < self.maximumMembers,
+                    bytes + member.approximateByteCount <= self.maximumBytes
+                else { break }
+                trimmed[id] = member
+                bytes += member.approximateByteCount
+            }
+            overflow = members.count > self.maximumMembers ? self.limitError : self.byteLimitError
             members = trimmed
-            overflow = self.limitError
         }
         self.members = members
+        self.byteCount = bytes
         return (.snapshot(self.snapshot), overflow)
     }
 
@@ -66,8 +90,12 @@ package struct PresenceRoster: Sendable, Hashable {
         }
         let info = data["user_info"]
         let member = PresenceMember(userID: id, userInfo: info == .null ? nil : info)
-        guard self.members.count < self.maximumMembers || self.members[id] != nil else { throw self.limitError }
+        let replaced = self.members[id]
+        guard self.members.count < self.maximumMembers || replaced != nil else { throw self.limitError }
+        let bytes = self.byteCount - (replaced?.approximateByteCount ?? 0) + member.approximateByteCount
+        guard bytes <= self.maximumBytes else { throw self.byteLimitError }
         self.members[id] = member
+        self.byteCount = bytes
         return .added(member)
     }
 
@@ -76,6 +104,8 @@ package struct PresenceRoster: Sendable, Hashable {
         guard let id = data["user_id"]?.idValue else {
             throw PusherError(.malformedMessage, "member_removed without a user_id")
         }
-        return self.members.removeValue(forKey: id).map(PresenceChange.removed)
+        guard let member = self.members.removeValue(forKey: id) else { return nil }
+        self.byteCount -= member.approximateByteCount
+        return .removed(member)
     }
 }

@@ -87,12 +87,23 @@ package struct SignInStateMachine: Sendable {
         return [.subscribe(channel: user.serverToUserChannel), .publish(.signedIn(user))]
     }
 
-    /// A `pusher:error` arrived while the sign-in waited for confirmation: the server refused it.
+    /// A `pusher:error` arrived while the sign-in waited for confirmation. The protocol does not tie
+    /// errors to requests, so one counts as the server's refusal only when it can be: it names no
+    /// channel, and its code is not one of the 4300–4399 errors that are about something else (4301
+    /// a client event over the rate limit, 4302 a watchlist over its limit, which comes *with* a
+    /// successful sign-in). Others leave the sign-in waiting for its answer.
     package mutating func serverError(_ error: PusherError) -> [Action] {
-        guard case .awaitingConfirmation = self.phase else { return [] }
+        guard case .awaitingConfirmation = self.phase, Self.mayRefuseSignIn(error) else { return [] }
         self.phase = .idle
         var failure = error
         failure.code = .signInFailed
         return [.publish(.failed(failure))]
+    }
+
+    /// Whether a `pusher:error` may be the answer to a `pusher:signin`.
+    static func mayRefuseSignIn(_ error: PusherError) -> Bool {
+        guard error.channel == nil else { return false }
+        if let code = error.closeCode, (4300...4399).contains(code) { return false }
+        return true
     }
 }

@@ -54,6 +54,43 @@ struct ReconnectionHardeningTests {
         }
     }
 
+    @Test("a server that establishes, sends an event and closes with 4200 meets the backoff and maximumAttempts")
+    func reconnectStorm() async throws {
+        try await withInMemoryClient(options: { $0.backoff.maximumAttempts = 4 }) { harness in
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await collect(harness.client.events(on: "prices"), count: .max) }
+                var delays: [Duration] = []
+                var failure: PusherError?
+                for round in 1...6 where failure == nil {
+                    let peer = await harness.established(socketID: "\(round).\(round)")
+                    _ = await peer.nextMessage(named: "pusher:subscribe")
+                    // Every frame a storm server sends: none keeps the connection up a moment.
+                    peer.send(
+                        #"{"event":"x"}"#,
+                        #"{"event":"pusher_internal:subscription_succeeded","channel":"prices","data":"{}"}"#,
+                        #"{"event":"p","channel":"prices","data":"1"}"#)
+                    peer.close(code: 4200, reason: "reconnect")
+                    let seen = await states.collect { $0.isReconnecting || $0.failure != nil }
+                    if case .reconnecting(_, let delay, _)? = seen.last {
+                        delays.append(delay)
+                        if delay > .zero {
+                            await harness.clock.waitForSleepers()
+                            harness.clock.advance(by: delay)
+                        }
+                    }
+                    failure = seen.last?.failure
+                }
+                // The immediate reconnect 4200 asks for is granted once; then the delays grow until
+                // the fifth attempt would exceed maximumAttempts.
+                #expect(delays == [.zero, .seconds(1), .seconds(2), .seconds(4)])
+                #expect(failure?.code == .reconnectAttemptsExhausted)
+                #expect(harness.transport.connections.count == 5)
+                group.cancelAll()
+            }
+        }
+    }
+
     @Test("a second connection_established is reported and ignored: nothing is authorized or subscribed again")
     func duplicateConnectionEstablished() async throws {
         try await withInMemoryClient { harness in

@@ -115,4 +115,31 @@ struct ConsumerBufferTests {
 extension Int: BufferedElement {
     /// Test elements count their own value as their size, so tests can reach the byte limit.
     package var bufferedByteCount: Int { self }
+
+    @Test("a buffered event counts every string it holds: a large user id fills the byte limit like large data")
+    func eventBytesCountEveryField() async {
+        let buffer = ConsumerBuffer<ChannelEvent>(
+            channel: "presence-x", policy: BufferingPolicy(limit: 100, whenFull: .dropNewest, byteLimit: 10_000))
+        let heavy = String(repeating: "u", count: 4_000)
+        let events = (1...5).map {
+            ChannelEvent(channel: "presence-x", name: "client-\($0)", data: "{}", userID: heavy)
+        }
+        _ = buffer.deliver(contentsOf: events)
+        buffer.finish()
+        var names: [String] = []
+        while let event = try? await buffer.next() { names.append(event.name) }
+        #expect(names == ["client-1", "client-2"])
+        #expect(events[0].bufferedByteCount > 4_000)
+    }
+
+    @Test("a presence change counts the ids and user_info it carries, a snapshot every member")
+    func presenceBytes() {
+        let info = JSONValue.object(["bio": .string(String(repeating: "b", count: 5_000))])
+        let member = PresenceMember(userID: "1", userInfo: info)
+        #expect(PresenceChange.added(member).bufferedByteCount > 5_000)
+        #expect(PresenceChange.removed(member).bufferedByteCount > 5_000)
+        let members = (1...10).map { PresenceMember(userID: "\($0)", userInfo: info) }
+        let snapshot = PresenceChange.snapshot(PresenceSnapshot(members: members, me: nil))
+        #expect(snapshot.bufferedByteCount > 50_000)
+    }
 }

@@ -40,6 +40,32 @@ struct ClientEngineAuthorizationTests {
         #expect(script.engine.consumerCount(on: "private-b") == 1)
     }
 
+    @Test("a long pusher:error with many pending subscriptions is read once, not once per channel")
+    func errorScanIsLinear() throws {
+        var script = EngineScript()
+        script.connect()
+        let pending = 2_000
+        var ids: [String: Int] = [:]
+        for index in 0..<pending {
+            let channel = "private-\(index)"
+            ids[channel] = try script.add(.channel(channel, eventName: nil, authorization: nil)).id
+            _ = script.engine.authorizationCompleted(
+                channel: channel, socketID: "1.1", result: .success(.init(auth: "k:s")))
+        }
+        // About 100 KB of words, naming one pending channel near the end.
+        let filler = String(repeating: "lorem-ipsum dolor ", count: 5_500)
+        let message = "Invalid signature: " + filler + "for private-1999."
+        let started = ContinuousClock.now
+        let actions = script.receive(
+            #"{"event":"pusher:error","data":{"message":"\#(message)","code":null}}"#)
+        let elapsed = ContinuousClock.now - started
+        let failed = actions.compactMap { if case .finishConsumer(let id, _?) = $0 { id } else { nil } }
+        #expect(failed == [ids["private-1999"]])
+        // A complexity guard, not a benchmark: reading the message once per pending channel
+        // (2,000 × 100 KB) took about a minute in a debug build; once takes a fraction of a second.
+        #expect(elapsed < .seconds(3), "took \(elapsed)")
+    }
+
     @Test("an answer for an older socket id is ignored; the current request decides")
     func staleAnswer() throws {
         var script = EngineScript()

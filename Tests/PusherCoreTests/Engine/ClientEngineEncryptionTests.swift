@@ -53,16 +53,34 @@ struct ClientEngineEncryptionTests {
             })
     }
 
-    @Test("a pusher: event on an encrypted channel is the server's and is not decrypted")
+    @Test("a pusher: event on an encrypted channel is not decrypted: cache_miss arrives without its data")
     func protocolEventsStayPlain() throws {
         var (script, id) = try Self.subscribed()
         #expect(
             script.receive(EngineScript.event("pusher:cache_miss", on: "private-encrypted-vault")).deliveries == [
-                Delivery(id, "pusher:cache_miss", "{}")
+                Delivery(id, "pusher:cache_miss", "")
             ])
         // An app event named like the protocol but without its colon is decrypted like any other.
         #expect(
             script.receive(EngineScript.event("pusher-update", on: "private-encrypted-vault", data: "kx")).deliveries
                 == [Delivery(id, "pusher-update", "x")])
+    }
+
+    @Test("a plain-text pusher: event the client does not handle never reaches consumers of an encrypted channel")
+    func forgedProtocolEvent() throws {
+        var (script, id) = try Self.subscribed()
+        let all = try script.add(.all).id
+        let actions = script.receive(
+            EngineScript.event("pusher:order-paid", on: "private-encrypted-vault", data: #"{"amount":1000000}"#),
+            EngineScript.event("e", on: "private-encrypted-vault", data: "kreal")
+        )
+        // Only the decrypted event is delivered, to the channel's consumer and the all-channel one.
+        #expect(actions.deliveries == [Delivery(id, "e", "real"), Delivery(all, "e", "real")])
+        let failures = actions.compactMap {
+            if case .reportDecryptionFailure(let failure) = $0 { failure } else { nil }
+        }
+        #expect(failures.map(\.reason) == [.notEncrypted])
+        #expect(failures.map(\.event) == ["pusher:order-paid"])
+        #expect(failures.allSatisfy { !$0.message.contains("1000000") })
     }
 }

@@ -96,6 +96,76 @@ struct ClientEngineInboundTests {
         #expect(script.engine.state.socketID == nil)
     }
 
+    @Test(
+        "a socket_id that is not digits.digits is a protocol violation: dropped, nothing authorized, back off",
+        arguments: ["1.1:private-x", "1", ".1", "1.", "a.1", "1.1.1", "１.1", String(repeating: "1", count: 70) + ".1"]
+    )
+    func invalidSocketID(socketID: String) throws {
+        var script = EngineScript()
+        _ = try script.add(.channel("private-a", eventName: nil, authorization: nil))
+        let actions = script.connect(socketID: socketID)
+        #expect(actions.contains(.abortConnection(generation: 1)))
+        #expect(!actions.contains { if case .authorize = $0 { true } else { false } })
+        #expect(script.engine.state == .connecting(attempt: 0))
+        // The rest of the socket's frames are not read, even a valid handshake.
+        let later = script.receive(
+            #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"2.2\"}"}"#)
+        #expect(later.isEmpty)
+        let closed = script.engine.transportClosed(
+            generation: 1, closeCode: nil, reason: nil, at: script.now, random: 0)
+        #expect(closed.reported == [.protocolViolation])
+        #expect(closed.contains(.startReconnectTimer(generation: 2, delay: .seconds(1))))
+    }
+
+    @Test("valid socket ids", arguments: ["1.1", "123456.7891011", "0.0"])
+    func validSocketID(socketID: String) {
+        #expect(ClientEngine.isValidSocketID(socketID))
+    }
+
+    @Test("only a confirmed channel's event and the settle time make a connection healthy")
+    func healthNeedsDeliveredChannelEvent() throws {
+        var script = EngineScript()
+        let prices = try script.add(.channel("prices", eventName: nil, authorization: nil)).id
+        _ = try script.add(.channel("pending", eventName: nil, authorization: nil))
+        script.connect()
+        // Per connection: the frames it delivers, and how long it stays up.
+        let rounds: [([String], Duration)] = [
+            ([], .seconds(3)),
+            (
+                [#"{"event":"x"}"#, EngineScript.event("x", on: "pending"), EngineScript.event("x", on: "nobody")],
+                .seconds(3)
+            ),
+            ([EngineScript.event("p", on: "prices")], .milliseconds(500)),
+            ([EngineScript.event("p", on: "prices")], .seconds(2)),
+        ]
+        var delays: [Duration] = []
+        for (index, (frames, upFor)) in rounds.enumerated() {
+            _ = script.receive(EngineScript.succeeded("prices"))
+            let delivered = script.engine.received(
+                frames.map { .text($0) }, generation: script.generation, at: script.now)
+            if index >= 2 { #expect(delivered.deliveries.map(\.consumer) == [prices]) }
+            script.now += upFor
+            let closed = script.engine.transportClosed(
+                generation: script.generation, closeCode: 1006, reason: nil, at: script.now, random: 0)
+            guard case .startReconnectTimer(let timer, let delay)? = closed.last else {
+                Issue.record("expected a reconnect timer, got \(closed)")
+                return
+            }
+            delays.append(delay)
+            script.now += delay
+            guard
+                case .openConnection(let next)? = script.engine.reconnectTimerFired(generation: timer, at: script.now)
+                    .first
+            else { return }
+            script.generation = next
+            _ = script.engine.transportOpened(generation: next, at: script.now)
+            _ = script.receive(
+                #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(index + 2).1\"}"}"#)
+        }
+        // Only the last connection (an event of "prices", then 2 s up) was healthy.
+        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(1)])
+    }
+
     @Test("frames of a socket that is no longer live are ignored")
     func staleGeneration() throws {
         var script = EngineScript()

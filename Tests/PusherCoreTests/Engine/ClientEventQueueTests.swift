@@ -44,4 +44,33 @@ struct ClientEventQueueTests {
         #expect(queue.first == nil)
         #expect(queue.waiting["a"] == ["a1"])
     }
+
+    @Test("events put back after a lost subscription keep their order and count against the channel's cap")
+    func putBackKeepsOrderAndCap() {
+        var queue = ClientEventQueue(rateLimit: 10, queueLimit: 3)
+        queue.enqueue("a1", channel: "a")
+        queue.enqueue("b1", channel: "b")
+        queue.enqueue("a2", channel: "a")
+        // The subscription of "a" is lost: a new event waits, and the cap counts the two ready ones.
+        let held = [queue.hold("a3", channel: "a"), queue.hold("a4", channel: "a")]
+        #expect(held == [true, false])
+        queue.holdFirstAgain()
+        queue.removeFirst()
+        queue.holdFirstAgain()
+        #expect(queue.first == nil)
+        #expect(queue.waiting["a"] == ["a1", "a2", "a3"])
+        let heldWhenFull = queue.hold("a4", channel: "a")
+        #expect(!heldWhenFull)
+        let released = queue.release("a")
+        #expect(released)
+        var sent: [String] = []
+        while let next = queue.first {
+            sent.append(next.text)
+            queue.removeFirst()
+        }
+        #expect(sent == ["a1", "a2", "a3"])
+        // Once sent, the channel has room again.
+        let heldAfterSending = queue.hold("a4", channel: "a")
+        #expect(heldAfterSending)
+    }
 }
