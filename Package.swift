@@ -132,7 +132,20 @@ let package = Package(
                 "PusherChannelsServer",
                 "PusherChannels",
                 "PusherChannelsTesting",
-            ]
+                // A loopback HTTP server for the error, timeout and wire tests; metrics and spans as a
+                // backend sees them.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            // A copy of ../shared/vectors/pusher-http-api.json, read at test time through #filePath.
+            exclude: ["Vectors"]
         ),
         .testTarget(
             name: "PusherChannelsTests",

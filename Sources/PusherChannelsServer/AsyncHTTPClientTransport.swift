@@ -9,6 +9,9 @@ struct AsyncHTTPClientTransport: PusherHTTPTransport {
     /// At most this many bytes of an answer are read.
     static let maximumResponseBytes = 16 * 1024 * 1024
 
+    /// How long after the deadline a body still being read is given up.
+    static let bodyGrace = Duration.milliseconds(250)
+
     let client: HTTPClient
     /// `scheme://host:port`.
     let baseURL: String
@@ -27,8 +30,9 @@ struct AsyncHTTPClientTransport: PusherHTTPTransport {
         let prepared = httpRequest
         let deadline = NIODeadline.now() + TimeAmount.nanoseconds(Self.nanoseconds(of: timeout))
         do {
-            // AsyncHTTPClient's deadline covers the request until the answer's head arrives; the race
-            // bounds reading the body too.
+            // AsyncHTTPClient's deadline covers the request until the answer's head arrives (and
+            // reports a refused connection as such when it passes); the race, a moment later, bounds
+            // reading the body too.
             return try await withThrowingTaskGroup(of: PusherHTTPResponse?.self) { group in
                 group.addTask {
                     let response = try await client.execute(prepared, deadline: deadline)
@@ -36,7 +40,7 @@ struct AsyncHTTPClientTransport: PusherHTTPTransport {
                     return PusherHTTPResponse(status: Int(response.status.code), body: String(buffer: body))
                 }
                 group.addTask {
-                    try await Task.sleep(for: timeout)
+                    try await Task.sleep(for: timeout + Self.bodyGrace)
                     return nil
                 }
                 defer { group.cancelAll() }

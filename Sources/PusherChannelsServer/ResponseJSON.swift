@@ -2,8 +2,9 @@
 
 /// Reading the JSON bodies of the HTTP API's answers.
 enum ResponseJSON {
-    /// The fields of `body`, which must be a JSON object.
+    /// The fields of `body`, which must be a JSON object; an empty body (a 204, say) has none.
     static func object(_ body: String, status: Int) throws(PusherServerError) -> [String: JSONValue] {
+        if body.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard let value = try? JSONValue(parsing: body), case .object(let fields) = value else {
             throw Self.undecodable("the answer is not a JSON object", body: body, status: status)
         }
