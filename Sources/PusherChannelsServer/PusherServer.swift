@@ -18,6 +18,34 @@ import Logging
 /// Every call checks its arguments and the configured ``PusherServerConfiguration/Limits`` before it
 /// sends anything, signs the request as the protocol requires, and waits at most
 /// ``PusherServerConfiguration/timeout`` for the answer. Calls are never retried.
+///
+/// The calls:
+///
+/// | Call | HTTP request |
+/// | --- | --- |
+/// | `trigger(channel:…)`, `trigger(channels:…)` | `POST /apps/ID/events` |
+/// | `triggerBatch(_:)` | `POST /apps/ID/batch_events` |
+/// | `sendToUser(_:event:data:)` | `POST /apps/ID/events` on `#server-to-user-ID` |
+/// | `terminateConnections(ofUser:)` | `POST /apps/ID/users/ID/terminate_connections` |
+/// | `channels(prefix:info:)` | `GET /apps/ID/channels` |
+/// | `channel(_:info:)` | `GET /apps/ID/channels/NAME` |
+/// | `users(inPresenceChannel:)` | `GET /apps/ID/channels/NAME/users` |
+///
+/// Signing follows the protocol: `auth_key`, `auth_timestamp` (this machine's clock: the server
+/// refuses timestamps more than 600 s off), `auth_version=1.0`, `body_md5` of the exact bytes sent
+/// (the body is serialized once), and `auth_signature`. No call takes extra query parameters, so
+/// `auth_*` and `body_md5` are always the signer's own.
+///
+/// ### Observability
+///
+/// Each call runs in a client span named `pusher.trigger`, `pusher.batch_trigger`,
+/// `pusher.send_to_user`, `pusher.terminate_connections`, `pusher.channels`, `pusher.channel` or
+/// `pusher.users` (swift-distributed-tracing), whose context goes into the request's headers. Each
+/// request sent increments `pusher_server_requests_total` and records
+/// `pusher_server_request_duration` (swift-metrics), both with the dimensions `call` (the span's
+/// name without `pusher.`) and `status` (the HTTP status, `timeout` or `transport`). Neither spans,
+/// metrics nor logs hold the secret or event data; a failed span records the error's code and
+/// HTTP status only.
 public struct PusherServer: Sendable {
     /// The app, endpoint, timeout, master key and limits.
     public let configuration: PusherServerConfiguration
@@ -36,7 +64,7 @@ public struct PusherServer: Sendable {
     /// - Parameters:
     ///   - configuration: The app, endpoint, timeout, master key and limits.
     ///   - httpClient: The client to send with (`HTTPClient.shared` by default). Its connection pool
-    ///     keeps connections to the API open between calls.
+    ///     keeps connections to the API open between calls. A client you create, you also shut down.
     ///   - logger: Where to log each call at debug level (its name, status and duration; never the
     ///     secret or event data). `nil` logs nothing.
     public init(configuration: PusherServerConfiguration, httpClient: HTTPClient = .shared, logger: Logger? = nil) {

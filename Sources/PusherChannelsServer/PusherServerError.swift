@@ -52,6 +52,7 @@ public struct PusherServerError: Error, Sendable, Hashable, CustomStringConverti
         /// A webhook's body or headers are not a valid webhook (checked after its signature).
         public static let invalidWebhook = Code(base: .invalidWebhook)
 
+        /// The code's name, such as `httpStatus`.
         public var description: String { self.base.rawValue }
     }
 

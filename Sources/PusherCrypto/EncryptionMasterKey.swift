@@ -17,7 +17,12 @@ public enum EncryptionMasterKey {
             throw PusherError(
                 .invalidConfiguration, "the encryption master key must be base64 of 32 bytes", channel: channel)
         }
-        return String(base64Encoding: Self.channelKey(forChannel: channel, masterKey: key))
+        return Self.sharedSecret(forChannel: channel, masterKey: key)
+    }
+
+    /// The channel's `shared_secret` (base64 of its key) for a master key's 32 bytes.
+    package static func sharedSecret(forChannel channel: String, masterKey: [UInt8]) -> String {
+        String(base64Encoding: Self.channelKey(forChannel: channel, masterKey: masterKey))
     }
 
     /// The 32 bytes of a base64 master key, or nil when it is not base64 of exactly 32 bytes.

@@ -127,6 +127,23 @@ struct HTTPErrorTests {
         }
     }
 
+    @Test("a body that stops halfway times out too")
+    func stalledBody() async throws {
+        try await LoopbackHTTPServer.withServer(respond: { _ in (-1, #"{"chan"#) }) { loopback in
+            let clock = ContinuousClock()
+            let start = clock.now
+            var caught: PusherServerError?
+            let server = try Self.server(port: loopback.port, timeout: .milliseconds(100))
+            do throws(PusherServerError) {
+                try await server.trigger(channel: "c", event: "e", data: "{}")
+            } catch {
+                caught = error
+            }
+            #expect(caught?.code == .timeout)
+            #expect(clock.now - start < .seconds(3))
+        }
+    }
+
     @Test("a refused connection is a retryable transport error")
     func refusedConnection() async throws {
         let port = try await LoopbackHTTPServer.closedPort()

@@ -23,8 +23,9 @@ struct ReceivedHTTPRequest: Sendable {
     }
 }
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 that records requests and answers as told (or never, when
-/// `respond` returns nil).
+/// A tiny HTTP/1.1 server on 127.0.0.1 that records requests and answers as told: never when
+/// `respond` returns nil, and with status 200 and a body that stops halfway when it returns a
+/// negative status.
 final class LoopbackHTTPServer: Sendable {
     typealias Responder = @Sendable (ReceivedHTTPRequest) -> (status: Int, body: String)?
 
@@ -101,14 +102,20 @@ final class LoopbackHTTPServer: Sendable {
                     method: head.method, uri: head.uri, headers: head.headers, body: self.body)
                 self.received.withLockedValue { $0.append(request) }
                 guard let (status, text) = self.respond(request) else { return }
+                let stalls = status < 0
                 var headers = HTTPHeaders()
                 headers.add(name: "Content-Type", value: "application/json")
-                headers.add(name: "Content-Length", value: String(text.utf8.count))
+                headers.add(name: "Content-Length", value: String(text.utf8.count + (stalls ? 100 : 0)))
                 let responseHead = HTTPResponseHead(
-                    version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+                    version: head.version, status: HTTPResponseStatus(statusCode: stalls ? 200 : status),
+                    headers: headers)
                 context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
-                context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+                if stalls {
+                    context.flush()
+                } else {
+                    context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+                }
             }
         }
     }

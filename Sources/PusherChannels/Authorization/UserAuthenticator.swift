@@ -46,12 +46,7 @@ public struct UserAuthenticator: Sendable {
 
     /// A compact `user_data` string: `{"id":…,"user_info":…,"watchlist":[…]}`.
     public static func userData(id: String, info: JSONValue? = nil, watchlist: [String] = []) -> String {
-        var text = #"{"id":"# + JSONWriter.quoted(id)
-        if let info { text += #","user_info":"# + info.jsonText }
-        if !watchlist.isEmpty {
-            text += #","watchlist":["# + watchlist.map(JSONWriter.quoted).joined(separator: ",") + "]"
-        }
-        return text + "}"
+        UserAuthentication.userData(id: id, info: info, watchlist: watchlist)
     }
 
     /// Authenticates through your user-auth endpoint: a form-encoded POST of `socket_id` only (plus
