@@ -169,6 +169,7 @@ let package = Package(
                 // The loopback HTTP API server of the CLI's tests.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 // Loopback listeners that never answer (SilentServer), with or without TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),

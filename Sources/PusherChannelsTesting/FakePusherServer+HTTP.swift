@@ -56,15 +56,20 @@ extension FakePusherServer {
                     (status, text) = await self.serveAPI(
                         method: head.method, uri: head.uri, body: Array(body.readableBytesView))
                 }
+                // HTTP API requests may keep the connection for the next one (a pooled client).
+                let keepAlive = head?.uri.hasPrefix("/apps/") == true && head?.isKeepAlive == true
                 let headers: HTTPHeaders = [
-                    "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)", "Connection": "close",
+                    "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)",
+                    "Connection": keepAlive ? "keep-alive" : "close",
                 ]
                 try await outbound.write(contentsOf: [
                     .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
                     .body(.byteBuffer(ByteBuffer(string: text))),
                     .end(nil),
                 ])
-                return
+                guard keepAlive else { return }
+                head = nil
+                body.clear()
             }
         }
     }

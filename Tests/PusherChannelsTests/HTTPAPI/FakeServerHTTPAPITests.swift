@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+import NIOCore
 import NIOHTTP1
+import NIOPosix
 import PusherChannels
 import PusherChannelsTesting
 import Testing
@@ -158,6 +160,37 @@ struct FakeServerHTTPAPITests {
             let answer = try await api.send(.GET, "channels")
             #expect(answer.status == 401)
             #expect(answer.body.contains("no app secret"))
+        }
+    }
+
+    @Test("HTTP API requests keep the connection open: two requests answered on one socket")
+    func keepAlive() async throws {
+        try await FakePusherServer.withRunning(configuration: Self.configuration) { server in
+            let target = SignedAPIClient(server).signedTarget(.GET, "channels")
+            let request = ByteBuffer(string: "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: server.host, port: server.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            let answers = try await channel.executeThenClose { inbound, outbound in
+                var received = ""
+                var chunks = inbound.makeAsyncIterator()
+                var answers = 0
+                for _ in 0..<2 {
+                    try await outbound.write(request)
+                    // Read until one more answer is complete, or the server closes the connection.
+                    while answers == received.ranges(of: #"{"channels":{}}"#).count,
+                        let chunk = try await chunks.next()
+                    {
+                        received += String(buffer: chunk)
+                    }
+                    answers = received.ranges(of: #"{"channels":{}}"#).count
+                }
+                return answers
+            }
+            #expect(answers == 2)
         }
     }
 }

@@ -37,6 +37,23 @@ struct SignedAPIClient {
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: String = "",
         tampering: Tampering = Tampering()
     ) async throws -> (status: Int, body: String) {
+        let target = self.signedTarget(method, path, query: query, body: body, tampering: tampering)
+        var request = HTTPClientRequest(url: "http://\(self.host):\(self.port)\(target)")
+        request.method = method
+        if method == .POST {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), String(buffer: bytes))
+    }
+
+    /// The signed request target: `/apps/ID/PATH?query…&auth_signature=…`.
+    func signedTarget(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: String = "",
+        tampering: Tampering = Tampering()
+    ) -> String {
         let fullPath = "/apps/\(self.appID)/\(path)"
         var parameters = query
         parameters.append(("auth_key", self.key))
@@ -50,15 +67,7 @@ struct SignedAPIClient {
         parameters += tampering.extraQuery
         let queryText = parameters.map { "\(PercentEncoding.encode($0.0))=\(PercentEncoding.encode($0.1))" }
             .joined(separator: "&")
-        var request = HTTPClientRequest(url: "http://\(self.host):\(self.port)\(fullPath)?\(queryText)")
-        request.method = method
-        if method == .POST {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: body))
-        }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), String(buffer: bytes))
+        return "\(fullPath)?\(queryText)"
     }
 
     /// Triggers `event` on `channels` with `data` (a JSON string inside the body, as the API wants).
