@@ -164,16 +164,15 @@ let package = Package(
                 "PusherChannels",
                 "PusherChannelsTesting",
                 "PusherChannelsCLI",
+                // Signed requests to the fake server's HTTP API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                // The loopback HTTP API server of the CLI's tests.
+                // Loopback servers: the CLI tests' HTTP API server, listeners that never answer
+                // (SilentServer), with or without TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                // Loopback listeners that never answer (SilentServer), with or without TLS.
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
