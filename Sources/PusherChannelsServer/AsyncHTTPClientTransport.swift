@@ -31,22 +31,21 @@ struct AsyncHTTPClientTransport: PusherHTTPTransport {
         let deadline = NIODeadline.now() + TimeAmount.nanoseconds(Self.nanoseconds(of: timeout))
         do {
             // AsyncHTTPClient's deadline covers the request until the answer's head arrives (and
-            // reports a refused connection as such when it passes); the race, a moment later, bounds
-            // reading the body too.
-            return try await withThrowingTaskGroup(of: PusherHTTPResponse?.self) { group in
+            // reports a refused connection as such when it passes); the race, from then on until a
+            // moment after the deadline, bounds reading the body too.
+            let response = try await client.execute(prepared, deadline: deadline)
+            let left = Duration.nanoseconds(max(0, (deadline - NIODeadline.now()).nanoseconds)) + Self.bodyGrace
+            let body = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await response.body.collect(upTo: Self.maximumResponseBytes) }
                 group.addTask {
-                    let response = try await client.execute(prepared, deadline: deadline)
-                    let body = try await response.body.collect(upTo: Self.maximumResponseBytes)
-                    return PusherHTTPResponse(status: Int(response.status.code), body: String(buffer: body))
-                }
-                group.addTask {
-                    try await Task.sleep(for: timeout + Self.bodyGrace)
+                    try await Task.sleep(for: left)
                     return nil
                 }
                 defer { group.cancelAll() }
-                guard let response = try await group.next() ?? nil else { throw HTTPClientError.deadlineExceeded }
-                return response
+                guard let body = try await group.next() ?? nil else { throw HTTPClientError.deadlineExceeded }
+                return body
             }
+            return PusherHTTPResponse(status: Int(response.status.code), body: String(buffer: body))
         } catch let error as PusherServerError {
             throw error
         } catch {
