@@ -4,7 +4,7 @@ import Foundation
 import PusherChannelsServer
 import Testing
 
-/// The known-answer files in Tests/Vectors, read at test time: copies of ../shared/vectors
+/// The known-answer files in Vectors/ (excluded from the target), read at test time: copies of ../shared/vectors
 /// (pusher-http-api.json and pusher-official.json, made with the official Python server library).
 enum Vectors {
     struct Missing: Error, CustomStringConvertible {
@@ -15,10 +15,9 @@ enum Vectors {
     static let secret = "7ad3773142a6692b25b8"
     static let masterKeyBase64 = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
 
-    /// The parsed file `name` of Tests/Vectors.
+    /// The parsed file `name` of Vectors/.
     static func load(_ name: String) throws -> JSONValue {
         let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
             .deletingLastPathComponent()
             .appendingPathComponent("Vectors")
             .appendingPathComponent(name)

@@ -3,7 +3,7 @@
 /// The user a client signs in as (``PusherServer/authenticateUser(socketID:user:)``), written as the
 /// `user_data` JSON `{"id":…,"user_info":…,"watchlist":[…]}`.
 public struct PusherUser: Sendable, Hashable {
-    /// The user's id: not empty. Events sent with ``PusherServer/sendToUser(_:event:data:)`` reach the
+    /// The user's id: not empty. Events your server sends to this id (`sendToUser`) reach the
     /// connections signed in with it.
     public var id: String
     /// Anything about the user that the other users watching them may see (`user_info`).
