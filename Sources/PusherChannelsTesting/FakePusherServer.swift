@@ -14,6 +14,10 @@ import PusherChannels
 /// frame, or refuse new connections. It records what every client sent, and ``waitUntil(_:)``
 /// suspends until its state matches a condition, so tests never sleep.
 ///
+/// On the same port it serves the Channels HTTP API (`/apps/APP_ID/…`, checked and signed as Pusher
+/// checks it; see ``appID`` and ``Configuration/apiLimits``) and can send signed webhooks to a
+/// receiver (``Configuration/webhooks``), so code that publishes from a server can be tested offline.
+///
 /// ```swift
 /// try await FakePusherServer.withRunning { server in
 ///     let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
