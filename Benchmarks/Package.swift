@@ -43,5 +43,21 @@ let package = Package(
             ],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Publishing from a server: a trigger built and signed, and triggers to the in-process
+        // FakePusherServer's HTTP API over one pooled connection.
+        .executableTarget(
+            name: "Publish",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PusherChannelsServer", package: "swift-pusher-channels"),
+                .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+            ],
+            path: "Benchmarks/Publish",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

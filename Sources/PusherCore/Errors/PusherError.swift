@@ -34,7 +34,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidChannelName = Code(base: .invalidChannelName)
         /// Event data could not be decoded into the requested type.
         public static let decodingFailed = Code(base: .decodingFailed)
-        /// A consumer fell behind by more than its buffer allows (see ``BufferingPolicy``).
+        /// A consumer fell behind by more than its buffer allows (see `BufferingPolicy`).
         public static let consumerTooSlow = Code(base: .consumerTooSlow)
         /// The server refused a subscription.
         public static let subscriptionFailed = Code(base: .subscriptionFailed)
