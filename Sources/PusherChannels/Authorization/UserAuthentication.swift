@@ -2,13 +2,6 @@
 
 import PusherCore
 
-#if canImport(FoundationNetworking)
-import Foundation
-import FoundationNetworking
-#else
-import Foundation
-#endif
-
 /// What user authentication gives the client: the `auth` signature of
 /// `socket_id::user::user_data`, and `user_data`, sent byte for byte as given.
 public struct UserAuthentication: Sendable, Hashable {
