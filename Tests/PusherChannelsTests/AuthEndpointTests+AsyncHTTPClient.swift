@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import AsyncHTTPClient
 import Foundation
 import PusherChannelsTesting
 import Testing
@@ -69,6 +70,33 @@ extension AuthEndpointTests {
                 #expect(redirecting.requests.count == 1)
             }
             #expect(target.requests.isEmpty, "the redirect was followed: \(target.requests)")
+        }
+    }
+
+    @Test("an injected HTTPClient sends the requests; an answer it reached through a redirect still fails with the 3xx")
+    func injectedClient() async throws {
+        try await LoopbackHTTPServer.withRunning(reply: { _ in
+            .respond(status: 200, body: Array(#"{"auth":"k:s"}"#.utf8))
+        }) {
+            target in
+            let location = "\(target.url)/pusher/auth"
+            try await LoopbackHTTPServer.withRunning(reply: { _ in
+                .respond(status: 302, headers: [("Location", location)])
+            }) { redirecting in
+                let url = URL(string: "\(redirecting.url)/pusher/auth")!  // a valid literal
+                let following = HTTPClient(
+                    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                    configuration: HTTPClient.Configuration(redirectConfiguration: .follow(max: 2, allowCycles: false)))
+                let authorizer = ChannelAuthorizer.endpoint(url, httpClient: following)
+                await #expect {
+                    _ = try await authorizer.authorize("1.1", "private-chat")
+                } throws: { error in
+                    (error as? PusherError)?.httpStatus == 302 && (error as? PusherError)?.code == .authorizationFailed
+                }
+                try await following.shutdown()
+                // This client followed the redirect: the target got the request (without Authorization).
+                #expect(target.requests.count == 1)
+            }
         }
     }
 
