@@ -83,6 +83,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // The auth and user-auth endpoints.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Test support for our tests and users' tests: a virtual clock and an in-process fake server.
@@ -167,8 +169,8 @@ let package = Package(
                 // Signed requests to the fake server's HTTP API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                // Loopback servers: the CLI tests' HTTP API server, listeners that never answer
-                // (SilentServer), with or without TLS.
+                // Loopback servers: the CLI tests' HTTP API server, the auth endpoint tests' small
+                // servers, listeners that never answer (SilentServer), with or without TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `listen --channels-file PATH`: channel names one a line, for more channels than is practical
 /// with `--channel` flags (10,000 of them take the argument parser seconds).
@@ -9,7 +13,7 @@ enum ChannelsFile {
     /// starting with `#` are skipped.
     static func parse(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
-            let name = line.trimmingCharacters(in: .whitespaces)
+            let name = line.trimmingWhitespace()
             return name.isEmpty || name.hasPrefix("#") ? nil : name
         }
     }
@@ -19,12 +23,12 @@ enum ChannelsFile {
     static func merging(_ names: [String], withFile path: String?) throws(CLIError) -> [String] {
         var all = names
         if let path {
-            let data: Data
+            let data: [UInt8]
             if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                data = StandardInput.readAll()
             } else {
                 do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: path))
+                    data = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
                 } catch {
                     throw CLIError("cannot read --channels-file \(path): \(ListenCredentials.reason(error))")
                 }

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A line of `listen`'s standard input, "CHANNEL EVENT JSON", sent as a client event.
 enum ClientEventLine {
@@ -9,7 +14,7 @@ enum ClientEventLine {
     static func send(_ line: String, with client: PusherClient) async {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else {
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            if !line.allSatisfy(\.isWhitespace) {
                 Output.error("client event: expected 'CHANNEL EVENT JSON', got '\(line)'")
             }
             return

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `listen`'s warnings about what would travel unencrypted.
 enum ConnectionSecurity {

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Listen {
     /// The client options of this command line, with the secrets of `credentials`.
@@ -20,6 +25,12 @@ extension Listen {
             } catch {
                 throw CLIError("--ca-file: \(error.message)")
             }
+        }
+        // A bad --host, --cluster, --port or --path is a usage error, not a connection failure.
+        do {
+            _ = try options.endpoint.url(key: self.key, client: "pusher-channels", version: "0")
+        } catch {
+            throw CLIError(error.message)
         }
         options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
         options.authorizer = self.authorizer(credentials)

@@ -1,9 +1,22 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
-import Foundation
 import NIOConcurrencyHelpers
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +45,7 @@ struct Listen: AsyncParsableCommand {
     @Option(
         name: .customLong("ca-file"),
         help:
-            "Trust the certificate authorities of this PEM file (a private CA) as well as the system's, for the WebSocket connection."
+            "Trust the certificate authorities of this PEM file (a private CA) as well as the system's, for the WebSocket and the auth endpoints."
     )
     var caFile: String?
 
@@ -188,7 +201,8 @@ struct Listen: AsyncParsableCommand {
         let output = OutputWriter()
         output.watchForHangUp()
         let signals = await SignalWatcher.start()
-        let client = PusherClient(key: self.key, options: options)
+        let clock = ContinuousClock()
+        let client = PusherClient(key: self.key, options: options, clock: clock)
         let session = ListenSession(
             client: client,
             output: output,
@@ -197,7 +211,9 @@ struct Listen: AsyncParsableCommand {
             eventName: self.event,
             count: self.count,
             quiet: self.quiet,
-            signIn: self.signIn
+            signIn: self.signIn,
+            clock: clock,
+            backoff: options.backoff
         )
         // `withRunning` closes the connection with a normal close frame when the body returns.
         let outcome = try await withRunning(client) { _ in try await session.run() }

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The secrets of `listen` (app secret, encryption master key, auth headers), each from an option,
 /// a file, or an environment variable, so that none has to be on the command line, where every user
@@ -70,11 +75,11 @@ struct ListenCredentials: Sendable {
             return option
         }
         if let file {
-            let text = try Self.read(file, option: fileOption).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = try Self.read(file, option: fileOption).trimmingWhitespace()
             guard !text.isEmpty else { throw CLIError("\(fileOption) \(file) is empty") }
             return text
         }
-        guard let value = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+        guard let value = environment[variable]?.trimmingWhitespace(), !value.isEmpty else {
             return nil
         }
         return value
@@ -84,7 +89,7 @@ struct ListenCredentials: Sendable {
     /// skipped).
     private static func headerLines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             return trimmed.isEmpty || trimmed.hasPrefix("#") ? nil : trimmed
         }
     }
@@ -104,7 +109,7 @@ struct ListenCredentials: Sendable {
         case .fileReadNoSuchFile?, .fileNoSuchFile?: return "no such file"
         case .fileReadNoPermission?: return "permission denied"
         case .fileReadInapplicableStringEncoding?: return "not UTF-8 text"
-        default: return error.localizedDescription
+        default: return cocoa.map { "error \($0.code.rawValue)" } ?? "\(error)"
         }
     }
 }

@@ -36,7 +36,7 @@ enum ListenHelp {
         the output.
 
         TLS: --ca-file PEM trusts a private certificate authority as well as the system's, for the \
-        WebSocket connection (the auth endpoints use the system's only). A warning goes to standard error for --no-tls with \
+        WebSocket connection and the auth endpoints. A warning goes to standard error for --no-tls with \
         --cluster, and for an auth endpoint over plain http:// to another machine.
 
         --sign-in signs in as a user (with --user-auth-endpoint, or --secret and --user-id) and prints \

@@ -2,14 +2,14 @@
 
 import PusherChannels
 
-/// The JSON lines `listen` prints.
+/// The JSON lines `listen` prints, made safe for a terminal (``TerminalText/escapedJSON(_:)``).
 enum ListenJSON {
-    /// `{"channel","event","data","user_id"?}`, with `data` exactly as received.
+    /// `{"channel","event","data","user_id"?}`, with `data` as received (the same string once decoded).
     static func event(_ event: ChannelEvent) -> String {
         var line = #"{"channel":"# + JSONWriter.quoted(event.channel) + #","event":"# + JSONWriter.quoted(event.name)
         line += #","data":"# + JSONWriter.quoted(event.data)
         if let userID = event.userID { line += #","user_id":"# + JSONWriter.quoted(userID) }
-        return line + "}"
+        return TerminalText.escapedJSON(line + "}")
     }
 
     /// `{"channel","presence":"snapshot"|"added"|"removed",…}`.
@@ -20,21 +20,24 @@ enum ListenJSON {
             return text
         }
         let prefix = #"{"channel":"# + JSONWriter.quoted(channel)
+        let line: String
         switch change {
         case .snapshot(let snapshot):
             let members = snapshot.members.map { "{" + member($0) + "}" }.joined(separator: ",")
             let me = snapshot.me.map { #","me":"# + JSONWriter.quoted($0.userID) } ?? ""
-            return prefix + #","presence":"snapshot","members":["# + members + "]" + me + "}"
+            line = prefix + #","presence":"snapshot","members":["# + members + "]" + me + "}"
         case .added(let added):
-            return prefix + #","presence":"added","# + member(added) + "}"
+            line = prefix + #","presence":"added","# + member(added) + "}"
         case .removed(let removed):
-            return prefix + #","presence":"removed","# + member(removed) + "}"
+            line = prefix + #","presence":"removed","# + member(removed) + "}"
         }
+        return TerminalText.escapedJSON(line)
     }
 
     /// `{"watchlist":"online"|"offline","user_id"}`.
     static func watchlist(_ event: WatchlistEvent) -> String {
-        #"{"watchlist":"# + JSONWriter.quoted(event.status.rawValue) + #","user_id":"# + JSONWriter.quoted(event.userID)
-            + "}"
+        TerminalText.escapedJSON(
+            #"{"watchlist":"# + JSONWriter.quoted(event.status.rawValue) + #","user_id":"#
+                + JSONWriter.quoted(event.userID) + "}")
     }
 }

@@ -16,7 +16,9 @@ extension ListenSession {
     /// left, the run ends with `everyChannelFailed` (unless `--sign-in` still listens).
     func consumeChannels() async -> ListenOutcome {
         var live = self.channels
+        var backoff = ResubscribeBackoff(self.backoff)
         while !live.isEmpty {
+            let start = self.clock.now
             var events = self.client.events(on: live, named: self.eventName).makeAsyncIterator()
             do {
                 while let event = try await events.next() {
@@ -27,6 +29,7 @@ extension ListenSession {
             } catch {
                 if error.code == .consumerTooSlow {
                     Self.reportTooSlow(error, consumer: "the channels' consumer")
+                    guard await self.waitBeforeSubscribingAgain(&backoff, since: start) else { return .ended }
                     let failed = self.failedChannels.withLockedValue { $0 }
                     live.removeAll { failed.contains($0) }
                 } else if Self.channelRegistrationErrors.contains(error.code), let channel = error.channel,
@@ -50,7 +53,9 @@ extension ListenSession {
 
     /// Membership changes of a presence channel, as JSON lines.
     func consumePresence(on channel: String) async -> ListenOutcome {
+        var backoff = ResubscribeBackoff(self.backoff)
         while true {
+            let start = self.clock.now
             do {
                 for try await change in self.client.presence(on: channel) {
                     guard await self.output.write(ListenJSON.presence(change, on: channel)) else {
@@ -61,6 +66,7 @@ extension ListenSession {
             } catch {
                 if error.code == .consumerTooSlow {
                     Self.reportTooSlow(error, consumer: "the presence consumer of \(channel)")
+                    guard await self.waitBeforeSubscribingAgain(&backoff, since: start) else { return .ended }
                     continue
                 }
                 Output.error("presence \(channel): \(error)")
@@ -71,7 +77,9 @@ extension ListenSession {
 
     /// The signed-in user's events, printed and counted like channel events.
     func consumeUserEvents() async -> ListenOutcome {
+        var backoff = ResubscribeBackoff(self.backoff)
         while true {
+            let start = self.clock.now
             do {
                 for try await event in self.client.userEvents(named: self.eventName) {
                     if let outcome = await self.emit(event) { return outcome }
@@ -80,11 +88,26 @@ extension ListenSession {
             } catch {
                 if error.code == .consumerTooSlow {
                     Self.reportTooSlow(error, consumer: "the user's events consumer")
+                    guard await self.waitBeforeSubscribingAgain(&backoff, since: start) else { return .ended }
                     continue
                 }
                 Output.error("user events: \(error)")
                 return .ended
             }
+        }
+    }
+
+    /// Waits the backoff's next delay on the client's clock before a consumer that fell behind is
+    /// registered again; false when the task was cancelled meanwhile (the run is ending).
+    private func waitBeforeSubscribingAgain(_ backoff: inout ResubscribeBackoff, since start: ContinuousClock.Instant)
+        async -> Bool
+    {
+        let delay = backoff.delay(afterRunningFor: self.clock.now - start, random: Double.random(in: 0..<1))
+        do {
+            try await self.clock.sleep(for: delay)
+            return true
+        } catch {
+            return false
         }
     }
 }

@@ -20,6 +20,10 @@ struct ListenSession: Sendable {
     let count: Int?
     let quiet: Bool
     let signIn: Bool
+    /// The client's clock: a consumer that fell behind waits on it before subscribing again.
+    let clock: ContinuousClock
+    /// The client's backoff, which those waits follow (``ResubscribeBackoff``).
+    let backoff: Backoff
 
     let counter = NIOLockedValueBox(EventCounter())
     /// Channels whose subscription failed; not subscribed again after a `consumerTooSlow`.
@@ -63,7 +67,16 @@ struct ListenSession: Sendable {
                 return self.output.isClosed ? .outputClosed : .ended
             }
             group.addTask {
-                for await line in StandardInput.lines() { await ClientEventLine.send(line, with: self.client) }
+                for await line in StandardInput.lines() {
+                    switch line {
+                    case .text(let text):
+                        await ClientEventLine.send(text, with: self.client)
+                    case .tooLong(let bytes):
+                        Output.error(
+                            "client event: a line of \(bytes) bytes is longer than \(StandardInput.maximumLineBytes) bytes; skipped"
+                        )
+                    }
+                }
                 return .ended
             }
             for channel in self.channels where ChannelName.kind(of: channel) == .presence {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import Dispatch
-import Foundation
 import PusherChannels
 
 #if canImport(Glibc)
@@ -15,52 +14,97 @@ import Darwin
 /// `pusher-channels bench --serve …` in a child process, so that the measuring process runs the
 /// client alone. The child prints `port=N` once it listens and serves until its standard input
 /// closes (``stop()``, or this process ending).
+///
+/// Started with `posix_spawn(3)` and waited for with `waitpid(2)` (no Foundation `Process`).
 final class LoadServerProcess: Sendable {
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    /// The write end of the child's standard input.
+    private let input: Int32
     private let exited: AsyncStream<Int32>
 
-    private init(port: Int, process: Process, input: Pipe, exited: AsyncStream<Int32>) {
+    private init(port: Int, input: Int32, exited: AsyncStream<Int32>) {
         self.port = port
-        self.process = process
         self.input = input
         self.exited = exited
     }
 
     /// Starts this executable with `arguments` and waits for the port it prints.
     static func start(arguments: [String]) async throws -> LoadServerProcess {
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
+        let (inputRead, inputWrite) = try Self.makePipe()
+        let (outputRead, outputWrite) = try Self.makePipe()
+        var actions = Self.makeFileActions()
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inputRead, 0)
+        posix_spawn_file_actions_adddup2(&actions, outputWrite, 1)
+        #if os(Linux)
+        let executable = "/proc/self/exe"
+        #else
+        let executable = CommandLine.arguments[0]
+        #endif
+        let argv = ([executable] + arguments).map { strdup($0) }
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let status = (argv + [nil]).withUnsafeBufferPointer { argvPointer in
+            posix_spawn(&pid, executable, &actions, nil, argvPointer.baseAddress!, environ)
+        }
+        close(inputRead)
+        close(outputWrite)
+        guard status == 0 else {
+            close(inputWrite)
+            close(outputRead)
+            throw PusherError(.transportFailed, "the load server process did not start (posix_spawn: \(status))")
+        }
         let (exited, exitSink) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { process in
-            exitSink.yield(process.terminationStatus)
+        let child = pid
+        DispatchQueue.global().async {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            exitSink.yield(status)
             exitSink.finish()
         }
-        try process.run()
-        let line = await Self.firstLine(of: output.fileHandleForReading.fileDescriptor)
+        let line = await Self.firstLine(of: outputRead)
+        close(outputRead)
         guard let line, line.hasPrefix("port="), let port = Int(line.dropFirst(5)) else {
-            input.fileHandleForWriting.closeFile()
+            close(inputWrite)
             throw PusherError(
                 .transportFailed,
                 "the load server process did not start (it printed \(line.map { "'\($0)'" } ?? "nothing"))")
         }
-        return LoadServerProcess(port: port, process: process, input: input, exited: exited)
+        return LoadServerProcess(port: port, input: inputWrite, exited: exited)
     }
 
     /// Closes the child's standard input, which ends it, and waits for it to exit; returns its
-    /// exit status.
+    /// wait status.
     @discardableResult
     func stop() async -> Int32? {
-        self.input.fileHandleForWriting.closeFile()
+        close(self.input)
         var statuses = self.exited.makeAsyncIterator()
         return await statuses.next()
     }
+
+    /// A pipe whose ends are closed on `exec` (the child gets its own copies through `dup2`).
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else {
+            throw PusherError(.transportFailed, "cannot create a pipe for the load server process (errno \(errno))")
+        }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
+
+    #if canImport(Darwin)
+    private static func makeFileActions() -> posix_spawn_file_actions_t? {
+        var actions: posix_spawn_file_actions_t?
+        posix_spawn_file_actions_init(&actions)
+        return actions
+    }
+    #else
+    private static func makeFileActions() -> posix_spawn_file_actions_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        return actions
+    }
+    #endif
 
     /// The first line read from `descriptor`, on a thread of its own (reading blocks); nil at end
     /// of file.

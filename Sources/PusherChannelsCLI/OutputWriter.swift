@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import Dispatch
-import Foundation
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
@@ -135,7 +134,8 @@ final class OutputWriter: Sendable {
         let type = status.st_mode & S_IFMT
         guard type == S_IFIFO || type == S_IFSOCK else { return }
         let descriptor = self.descriptor
-        let thread = Thread {
+        // A thread of the global pool, blocked in poll(2) until the reader goes away.
+        DispatchQueue.global().async {
             var watched = pollfd(fd: descriptor, events: 0, revents: 0)
             while true {
                 let result = poll(&watched, 1, -1)
@@ -145,7 +145,6 @@ final class OutputWriter: Sendable {
             }
             self.close()
         }
-        thread.start()
     }
 
     /// Writes the buffer out until it is empty; runs on `queue`.

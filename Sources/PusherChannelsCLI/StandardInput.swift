@@ -12,28 +12,42 @@ import Darwin
 
 /// Standard input, line by line.
 enum StandardInput {
+    /// The longest line kept (the client's default `maximumMessageSize`): a longer one is dropped
+    /// up to its newline and reported as ``LineSplitter/Line/tooLong(bytes:)``.
+    static let maximumLineBytes = 1 << 20
+
     /// Lines of standard input, read on a thread of their own (reading blocks).
     ///
     /// Reads the file descriptor with `read(2)`, not through stdio: a thread blocked in `readLine()`
     /// holds stdin's stdio lock, and flushing all streams at exit would wait for it forever.
-    static func lines() -> AsyncStream<String> {
-        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    static func lines(maximumLineBytes: Int = Self.maximumLineBytes) -> AsyncStream<LineSplitter.Line> {
+        let (lines, continuation) = AsyncStream.makeStream(of: LineSplitter.Line.self)
         DispatchQueue.global().async {
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                pending.append(contentsOf: buffer[0..<count])
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    continuation.yield(String(decoding: pending[..<newline], as: UTF8.self))
-                    pending.removeSubrange(...newline)
-                }
+            var splitter = LineSplitter(maximumLineBytes: maximumLineBytes)
+            Self.readChunks { chunk in
+                for line in splitter.append(chunk) { continuation.yield(line) }
             }
-            if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+            if let last = splitter.finish() { continuation.yield(last) }
             continuation.finish()
         }
         return lines
+    }
+
+    /// Everything standard input holds, up to its end (blocks).
+    static func readAll() -> [UInt8] {
+        var all: [UInt8] = []
+        Self.readChunks { all.append(contentsOf: $0) }
+        return all
+    }
+
+    /// Reads standard input until its end, handing each chunk read to `body`.
+    private static func readChunks(_ body: (ArraySlice<UInt8>) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            body(buffer[0..<count])
+        }
     }
 }

@@ -25,6 +25,28 @@ enum TerminalText {
         return output
     }
 
+    /// A JSON text (one line of standard output) with DEL, the C1 controls and the bidirectional
+    /// formatting characters written as `\uHHHH` escapes: the same JSON value, safe for a terminal.
+    /// (JSON strings escape C0 controls already; these characters can only be inside strings.)
+    static func escapedJSON(_ json: String) -> String {
+        // The lead bytes of every character escaped here: 0x7F, 0xC2 (U+0080–U+009F), 0xD8
+        // (U+061C) and 0xE2 (U+200E… U+2069). Most lines have none and are returned as they are.
+        guard json.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }),
+            json.unicodeScalars.contains(where: Self.needsEscape)
+        else { return json }
+        var output = ""
+        output.reserveCapacity(json.utf8.count + 16)
+        for scalar in json.unicodeScalars {
+            guard Self.needsEscape(scalar) else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        return output
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true

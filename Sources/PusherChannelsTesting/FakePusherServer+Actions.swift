@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
@@ -8,6 +7,8 @@ import PusherChannels
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
 #endif
 
 // Acting as the server: triggering events, sending raw frames and errors, closing and dropping connections.

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import NIOCore
 import NIOHTTP1
 import PusherChannels
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
 #endif
 
 // The HTTP auth endpoints: channel authorization and user authentication (HTTPS in the TLS mode,
-// which URLSession does not trust: it knows only the system's certificate authorities).
+// with the test certificate authority's certificate).
 extension FakePusherServer {
     /// The user-auth endpoint this server serves: `http://127.0.0.1:PORT/pusher/user-auth`
     /// (`https` in the TLS mode). It signs `{"id":"user-<socket id>"}`, or the
@@ -79,7 +80,7 @@ extension FakePusherServer {
         var fields: [String: String] = [:]
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                PercentEncoding.decode($0.replacing("+", with: " ")) ?? String($0)
             }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }

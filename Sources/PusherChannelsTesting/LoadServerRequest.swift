@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
+import PusherChannels
 
 /// What a client asked a ``PusherLoadServer`` for, read from one text frame. Only the few
 /// messages the load server answers are told apart; parsing cost does not matter here.
@@ -9,9 +9,9 @@ enum LoadServerRequest: Equatable {
     case ping
     case other
 
-    init(parsing text: Data) {
-        guard let message = try? JSONSerialization.jsonObject(with: text) as? [String: Any],
-            let event = message["event"] as? String
+    init<Bytes: Collection<UInt8>>(parsing text: Bytes) {
+        guard let message = try? JSONValue(parsing: String(decoding: text, as: UTF8.self)),
+            let event = message["event"]?.stringValue
         else {
             self = .other
             return
@@ -19,11 +19,9 @@ enum LoadServerRequest: Equatable {
         switch event {
         case "pusher:subscribe":
             // `data` is an object here; some clients send it as a string holding one.
-            var data = message["data"] as? [String: Any]
-            if let text = message["data"] as? String {
-                data = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
-            }
-            if let channel = data?["channel"] as? String {
+            var data = message["data"]
+            if let text = data?.stringValue { data = try? JSONValue(parsing: text) }
+            if let channel = data?["channel"]?.stringValue {
                 self = .subscribe(channel: channel)
             } else {
                 self = .other

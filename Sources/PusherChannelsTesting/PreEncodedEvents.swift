@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import NIOCore
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(CSodium)
 import CSodium

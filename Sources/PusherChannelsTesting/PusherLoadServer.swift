@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 
-import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 import PusherChannels
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A load generator that speaks just enough of Pusher Channels protocol 7 on a loopback WebSocket
 /// to measure a client: it sends `pusher:connection_established`, confirms every
@@ -240,7 +245,7 @@ public actor PusherLoadServer {
         switch frame.opcode {
         case .text:
             let data = frame.unmaskedData
-            switch LoadServerRequest(parsing: Data(data.readableBytesView)) {
+            switch LoadServerRequest(parsing: data.readableBytesView) {
             case .subscribe(let channel):
                 let wasSubscribed = connection.isSubscribed
                 if self.channels.contains(channel) { connection.subscribe(channel) }

@@ -111,6 +111,10 @@ extension CLITests {
             (["--secret-file", "/nonexistent/secret"], "cannot read --secret-file /nonexistent/secret: no such file"),
             (["--master-key", "c2hvcnQ="], "the encryption master key must be base64 of 32 bytes"),
             (["--unknown-flag"], "Unknown option"),
+            (["--port", "70000"], "invalid port 70000: it must be 1–65535"),
+            (["--port", "0"], "invalid port 0: it must be 1–65535"),
+            (["--path", "/ws path"], "invalid path '/ws path'"),
+            (["--host", "bad host"], "invalid host 'bad host'"),
         ]
     )
     func usageErrors(extra: [String], message: String) async throws {
@@ -119,5 +123,13 @@ extension CLITests {
         let status = await cli.exitStatus()
         #expect(status == 2, "stderr: \(cli.standardError)")
         #expect(cli.standardError.contains(message), "stderr: \(cli.standardError)")
+    }
+
+    @Test("an invalid --cluster is a usage error (status 2), not a connection failure")
+    func invalidClusterIsUsage() async throws {
+        let cli = try CLIProcess(["listen", "--key", "k", "--cluster", "x@evil.com#", "--channel", "news"])
+        let status = await cli.exitStatus()
+        #expect(status == 2, "stderr: \(cli.standardError)")
+        #expect(cli.standardError.contains("invalid cluster 'x@evil.com#'"), "stderr: \(cli.standardError)")
     }
 }

@@ -45,4 +45,28 @@ extension CLITests {
                 invalid.standardError.contains("--ca-file: \(notPEM.path) holds"), "stderr: \(invalid.standardError)")
         }
     }
+
+    @Test(
+        "--ca-file covers the auth endpoint: https:// to the TLS fake server's auth endpoint authorizes a private channel"
+    )
+    func privateCertificateAuthorityForAuthEndpoint() async throws {
+        let caFile = try self.temporaryFile(TestCertificates.certificateAuthorityPEM)
+        defer { try? FileManager.default.removeItem(at: caFile) }
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret, tls: .localhost)) {
+            server in
+            let cli = try CLIProcess([
+                "listen", "--key", server.appKey, "--host", "localhost", "--port", "\(server.port)", "--ca-file",
+                caFile.path, "--auth-endpoint", server.authEndpoint.absoluteString, "--channel", "private-news",
+                "--count", "1",
+            ])
+            await server.waitForSubscribers(of: "private-news")
+            await server.trigger(channel: "private-news", event: "headline", data: "authorized over tls")
+            #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+            #expect(
+                cli.standardOutputLines == [
+                    #"{"channel":"private-news","event":"headline","data":"authorized over tls"}"#
+                ])
+            #expect(await server.snapshot.authRequests.count == 1)
+        }
+    }
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 
+import AsyncHTTPClient
+import NIOCore
 import PusherCore
 
-#if canImport(FoundationNetworking)
-import Foundation
-import FoundationNetworking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
 #else
 import Foundation
 #endif
@@ -17,14 +18,21 @@ extension ChannelAuthorizer {
     ///   - url: Your auth endpoint.
     ///   - headers: Sent with every request.
     ///   - parameters: Extra form fields sent with every request.
+    ///   - httpClient: The AsyncHTTPClient client that sends the requests. `nil` (the default) uses
+    ///     one client shared by the package's endpoints, which follows no redirect. A client you
+    ///     pass follows redirects as its configuration says (`HTTPClient.shared` follows them):
+    ///     give it `redirectConfiguration: .disallow` to keep your headers from other origins.
     ///   - headersProvider: Called before every request, for values that change (tokens that
     ///     expire); its headers override `headers`.
     ///
-    /// A status other than 2xx, a network error, an answer that is not JSON or has no `auth` fail
-    /// the subscription with `authorizationFailed`, carrying the HTTP status and body.
+    /// A status other than 2xx (a redirect included: none is followed), a network error, an answer
+    /// larger than 64 KiB, an answer that is not JSON or has no `auth` fail the subscription with
+    /// `authorizationFailed`, carrying the HTTP status and body.
     ///
-    /// Uses `URLSession`. On Linux (FoundationNetworking) it trusts only the system's certificate
-    /// authorities; for a private CA, use ``requestBuilder(_:)`` with your own client via ``init(_:)``.
+    /// The request trusts what the client's WebSocket trusts: ``PusherClientOptions/tlsConfiguration``
+    /// (for example certificate authorities added with
+    /// ``PusherClientOptions/trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``), or the
+    /// system's trust store when it is nil.
     ///
     /// With a tracer bootstrapped (swift-distributed-tracing), the request carries the trace context
     /// of the client's `pusher.authorize` span in its headers.
@@ -32,9 +40,10 @@ extension ChannelAuthorizer {
         _ url: URL,
         headers: [String: String] = [:],
         parameters: [String: String] = [:],
+        httpClient: HTTPClient? = nil,
         headersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> ChannelAuthorizer {
-        .requestBuilder { socketID, channel in
+        .requestBuilder(httpClient: httpClient) { socketID, channel in
             try await FormEncoding.post(
                 to: url,
                 fields: [("socket_id", socketID), ("channel_name", channel)],
@@ -45,41 +54,39 @@ extension ChannelAuthorizer {
         }
     }
 
-    /// Authorizes with an HTTP request you build for each subscription, sent with `URLSession`; the
-    /// answer is read as for ``endpoint(_:headers:parameters:headersProvider:)``. The trace context
-    /// headers are added to your request as for `endpoint`.
+    /// Authorizes with an AsyncHTTPClient request you build for each subscription (another method,
+    /// a JSON body); the answer is read as for
+    /// ``endpoint(_:headers:parameters:httpClient:headersProvider:)``, and the request gets the same
+    /// trace context headers, no redirect followed (with the default client) and, unless you set
+    /// its `tlsConfiguration`, the client's TLS configuration.
+    ///
+    /// - Parameters:
+    ///   - httpClient: The client that sends the requests; `nil` (the default) uses the package's
+    ///     shared client, which follows no redirect.
+    ///   - build: Returns the request for `socketID` and `channel`.
     public static func requestBuilder(
-        _ build: @escaping @Sendable (_ socketID: String, _ channel: String) async throws -> URLRequest
+        httpClient: HTTPClient? = nil,
+        _ build: @escaping @Sendable (_ socketID: String, _ channel: String) async throws -> HTTPClientRequest
     ) -> ChannelAuthorizer {
-        ChannelAuthorizer { socketID, channel in
-            var request = try await build(socketID, channel)
-            TraceContextInjector.inject(into: &request)
-            let (body, response): (Data, URLResponse)
-            do {
-                (body, response) = try await URLSession.shared.data(for: request)
-            } catch {
-                throw PusherError(
-                    .authorizationFailed, "the auth request failed: \(error)", channel: channel, cause: error)
-            }
-            return try Self.authorization(from: body, response: response, channel: channel)
-        }
+        ChannelAuthorizer(usingTLS: { socketID, channel, tlsConfiguration in
+            let request = try await build(socketID, channel)
+            let answer = try await AuthEndpointClient.send(
+                request, client: httpClient, tlsConfiguration: tlsConfiguration, code: .authorizationFailed,
+                endpoint: "the auth endpoint", channel: channel)
+            return try Self.authorization(from: answer, channel: channel)
+        })
     }
 
-    static func authorization(from body: Data, response: URLResponse, channel: String) throws(PusherError)
+    static func authorization(from answer: AuthEndpointClient.Answer, channel: String) throws(PusherError)
         -> ChannelAuthorization
     {
-        let status = (response as? HTTPURLResponse)?.statusCode
-        let text = String(decoding: body.prefix(4096), as: UTF8.self)
         func failure(_ message: String) -> PusherError {
             var error = PusherError(.authorizationFailed, message, channel: channel)
-            error.httpStatus = status
-            error.responseBody = text
+            error.httpStatus = answer.status
+            error.responseBody = String(decoding: answer.body.readableBytesView.prefix(4096), as: UTF8.self)
             return error
         }
-        guard let status, (200..<300).contains(status) else {
-            throw failure("the auth endpoint answered HTTP \(status.map(String.init) ?? "?")")
-        }
-        guard let json = try? JSONValue(parsing: String(decoding: body, as: UTF8.self)), case .object = json else {
+        guard let json = try? JSONValue(parsing: answer.text), case .object = json else {
             throw failure("the auth endpoint's answer is not a JSON object")
         }
         guard let auth = json["auth"]?.stringValue, !auth.isEmpty else {
@@ -90,34 +97,5 @@ extension ChannelAuthorizer {
             channelData: json["channel_data"]?.stringValue,
             sharedSecret: json["shared_secret"]?.stringValue
         )
-    }
-}
-
-/// `application/x-www-form-urlencoded` bodies.
-enum FormEncoding {
-    /// A form POST of `fields` and then `parameters` (sorted by name), with `headers` overridden by
-    /// those of `headersProvider`.
-    static func post(
-        to url: URL,
-        fields: [(String, String)],
-        parameters: [String: String],
-        headers: [String: String],
-        headersProvider: (@Sendable () async throws -> [String: String])?
-    ) async throws -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        let allFields = fields + parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        request.httpBody = Data(Self.encode(allFields).utf8)
-        var allHeaders = headers
-        if let headersProvider {
-            allHeaders.merge(try await headersProvider()) { _, provided in provided }
-        }
-        for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
-        return request
-    }
-
-    static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { "\(PercentEncoding.encode($0.0))=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
     }
 }

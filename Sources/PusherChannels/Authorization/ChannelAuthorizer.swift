@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import NIOSSL
 import PusherCore
 
 /// Authorizes subscriptions to private and presence channels.
@@ -10,16 +11,34 @@ import PusherCore
 /// ``PusherClientOptions/authorizationTimeout`` fail the subscription.
 ///
 /// The closure runs in a child task of the client's `run()`; it must return (or throw) when that
-/// task is cancelled, as `URLSession` and `AsyncHTTPClient` requests do.
+/// task is cancelled, as AsyncHTTPClient requests do.
 public struct ChannelAuthorizer: Sendable {
     /// Returns the authorization of `channel` for the connection `socketID`.
     public typealias Authorize = @Sendable (_ socketID: String, _ channel: String) async throws -> ChannelAuthorization
 
-    let authorize: Authorize
+    /// The authorization, given the TLS configuration of the client that asks (for the HTTP
+    /// endpoints, which trust what the WebSocket trusts).
+    private let run:
+        @Sendable (_ socketID: String, _ channel: String, _ tlsConfiguration: TLSConfiguration?) async throws ->
+            ChannelAuthorization
 
     /// An authorizer that runs your code: call your backend, a token service, anything async.
     public init(_ authorize: @escaping Authorize) {
-        self.authorize = authorize
+        self.run = { socketID, channel, _ in try await authorize(socketID, channel) }
+    }
+
+    init(
+        usingTLS run: @escaping @Sendable (String, String, TLSConfiguration?) async throws -> ChannelAuthorization
+    ) {
+        self.run = run
+    }
+
+    /// The authorization of `channel` for `socketID`; HTTP endpoints use `tlsConfiguration` (the
+    /// client's ``PusherClientOptions/tlsConfiguration``).
+    func authorize(_ socketID: String, _ channel: String, tlsConfiguration: TLSConfiguration? = nil) async throws
+        -> ChannelAuthorization
+    {
+        try await self.run(socketID, channel, tlsConfiguration)
     }
 
     /// Signs in-process with the app secret, as the official server libraries do.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 
+import AsyncHTTPClient
+import NIOCore
+import NIOSSL
 import PusherCore
 
-#if canImport(FoundationNetworking)
-import Foundation
-import FoundationNetworking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
 #else
 import Foundation
 #endif
@@ -16,11 +18,25 @@ import Foundation
 public struct UserAuthenticator: Sendable {
     public typealias Authenticate = @Sendable (_ socketID: String) async throws -> UserAuthentication
 
-    let authenticate: Authenticate
+    /// The authentication, given the TLS configuration of the client that asks (for the HTTP
+    /// endpoint, which trusts what the WebSocket trusts).
+    private let run:
+        @Sendable (_ socketID: String, _ tlsConfiguration: TLSConfiguration?) async throws -> UserAuthentication
 
     /// An authenticator that runs your code.
     public init(_ authenticate: @escaping Authenticate) {
-        self.authenticate = authenticate
+        self.run = { socketID, _ in try await authenticate(socketID) }
+    }
+
+    private init(usingTLS run: @escaping @Sendable (String, TLSConfiguration?) async throws -> UserAuthentication) {
+        self.run = run
+    }
+
+    /// The authentication for `socketID`; the HTTP endpoint uses `tlsConfiguration` (the client's
+    /// ``PusherClientOptions/tlsConfiguration``).
+    func authenticate(_ socketID: String, tlsConfiguration: TLSConfiguration? = nil) async throws -> UserAuthentication
+    {
+        try await self.run(socketID, tlsConfiguration)
     }
 
     /// Signs in-process with the app secret: the signature of `socket_id::user::user_data`. For
@@ -50,47 +66,49 @@ public struct UserAuthenticator: Sendable {
     }
 
     /// Authenticates through your user-auth endpoint: a form-encoded POST of `socket_id` only (plus
-    /// `parameters`), answered with JSON `{"auth", "user_data"}`. Failures carry the HTTP status and
-    /// body, as for ``ChannelAuthorizer/endpoint(_:headers:parameters:headersProvider:)``.
+    /// `parameters`), answered with JSON `{"auth", "user_data"}`. Requests are sent and answers
+    /// read as for ``ChannelAuthorizer/endpoint(_:headers:parameters:httpClient:headersProvider:)``
+    /// (no redirect followed with the default client, answers of at most 64 KiB, the client's TLS
+    /// trust, the trace context in the headers); failures are `signInFailed` errors carrying the
+    /// HTTP status and body.
+    ///
+    /// - Parameters:
+    ///   - url: Your user-auth endpoint.
+    ///   - headers: Sent with every request.
+    ///   - parameters: Extra form fields sent with every request.
+    ///   - httpClient: The AsyncHTTPClient client that sends the requests; `nil` (the default)
+    ///     uses the package's shared client, which follows no redirect.
+    ///   - headersProvider: Called before every request; its headers override `headers`.
     public static func endpoint(
         _ url: URL,
         headers: [String: String] = [:],
         parameters: [String: String] = [:],
+        httpClient: HTTPClient? = nil,
         headersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> UserAuthenticator {
-        UserAuthenticator { socketID in
-            var request = try await FormEncoding.post(
+        UserAuthenticator(usingTLS: { socketID, tlsConfiguration in
+            let request = try await FormEncoding.post(
                 to: url,
                 fields: [("socket_id", socketID)],
                 parameters: parameters,
                 headers: headers,
                 headersProvider: headersProvider
             )
-            TraceContextInjector.inject(into: &request)
-            let (body, response): (Data, URLResponse)
-            do {
-                (body, response) = try await URLSession.shared.data(for: request)
-            } catch {
-                throw PusherError(.signInFailed, "the user-auth request failed: \(error)", cause: error)
-            }
-            let status = (response as? HTTPURLResponse)?.statusCode
-            func failure(_ message: String) -> PusherError {
-                var error = PusherError(.signInFailed, message)
-                error.httpStatus = status
-                error.responseBody = String(decoding: body.prefix(4096), as: UTF8.self)
-                return error
-            }
-            guard let status, (200..<300).contains(status) else {
-                throw failure("the user-auth endpoint answered HTTP \(status.map(String.init) ?? "?")")
-            }
-            guard let json = try? JSONValue(parsing: String(decoding: body, as: UTF8.self)),
+            let answer = try await AuthEndpointClient.send(
+                request, client: httpClient, tlsConfiguration: tlsConfiguration, code: .signInFailed,
+                endpoint: "the user-auth endpoint", channel: nil)
+            guard let json = try? JSONValue(parsing: answer.text),
                 let auth = json["auth"]?.stringValue, !auth.isEmpty,
                 let userData = json["user_data"]?.stringValue
             else {
-                throw failure(
+                var error = PusherError(
+                    .signInFailed,
                     "the user-auth endpoint's answer is not a JSON object with \"auth\" and \"user_data\" strings")
+                error.httpStatus = answer.status
+                error.responseBody = String(decoding: answer.body.readableBytesView.prefix(4096), as: UTF8.self)
+                throw error
             }
             return UserAuthentication(auth: auth, userData: userData)
-        }
+        })
     }
 }

@@ -15,7 +15,7 @@ extension PusherClient {
             span.attributes["pusher.channel"] = channel
             span.attributes["pusher.socket_id"] = socketID
             await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
-                try await authorizer.authorize(socketID, channel)
+                try await authorizer.authorize(socketID, channel, tlsConfiguration: self.options.tlsConfiguration)
             } completion: { result in
                 Self.record(result, on: span)
                 let duration = self.clock.now - start
@@ -44,7 +44,7 @@ extension PusherClient {
         await withSpan("pusher.sign_in", ofKind: .client) { span in
             span.attributes["pusher.socket_id"] = socketID
             await self.timed(code: .signInFailed, what: "the user authenticator", channel: nil) {
-                try await authenticator.authenticate(socketID)
+                try await authenticator.authenticate(socketID, tlsConfiguration: self.options.tlsConfiguration)
             } completion: { result in
                 Self.record(result, on: span)
                 await self.userAuthenticated(socketID: socketID, result: result, duration: self.clock.now - start)

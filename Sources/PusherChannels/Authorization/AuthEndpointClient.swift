@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import PusherCore
+
+/// How the auth and user-auth endpoints are called: AsyncHTTPClient, no redirect followed, an
+/// answer of at most ``maximumResponseBytes``, the client's TLS trust.
+enum AuthEndpointClient {
+    /// The largest answer read from an endpoint (an authorization is well under 1 KiB).
+    static let maximumResponseBytes = 64 * 1024
+
+    /// The client used when none is given: on AsyncHTTPClient's default event loop group (the one
+    /// `HTTPClient.shared` uses), following no redirect (`HTTPClient.shared` follows up to 20, and
+    /// AsyncHTTPClient has no per-request redirect setting). Created on first use and never shut
+    /// down, like `HTTPClient.shared`.
+    /// It makes no spans of its own: the request carries the context of the client's span.
+    static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(30)),
+            connectionPool: HTTPClient.Configuration.ConnectionPool()
+        )
+        configuration.tracing.tracer = nil
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// An endpoint's answer: a 2xx status and its body, at most ``maximumResponseBytes``.
+    struct Answer {
+        var status: Int
+        var body: ByteBuffer
+        var text: String { String(buffer: self.body) }
+    }
+
+    /// Sends `request` (with the trace context's headers, and `tlsConfiguration` unless the request
+    /// has its own) and reads the answer.
+    ///
+    /// - Parameters:
+    ///   - code: The code of every failure (`authorizationFailed`, `signInFailed`).
+    ///   - endpoint: How failures name the endpoint ("the auth endpoint").
+    /// - Throws: `PusherError` with `code` when the request fails, the status is not 2xx (a
+    ///   redirect included: none is followed), or the answer is larger than
+    ///   ``maximumResponseBytes``; `CancellationError` when the task is cancelled.
+    static func send(
+        _ request: HTTPClientRequest,
+        client: HTTPClient?,
+        tlsConfiguration: TLSConfiguration?,
+        code: PusherError.Code,
+        endpoint: String,
+        channel: String?
+    ) async throws -> Answer {
+        var request = request
+        let client = client ?? Self.sharedClient
+        // A client with a tracer of its own makes a span for the request and writes its context.
+        if client.tracer == nil { TraceContextInjector.inject(into: &request.headers) }
+        if request.tlsConfiguration == nil { request.tlsConfiguration = tlsConfiguration }
+        func failure(_ message: String, status: Int?, body: String?, cause: (any Error & Sendable)? = nil)
+            -> PusherError
+        {
+            var error = PusherError(code, message, channel: channel, cause: cause)
+            error.httpStatus = status
+            error.responseBody = body
+            return error
+        }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: .distantFuture)
+        } catch {
+            try Task.checkCancellation()
+            throw failure("the request to \(endpoint) failed: \(error)", status: nil, body: nil, cause: error)
+        }
+        // A client given by the caller may follow redirects: its first answer is the one that counts.
+        let firstStatus = Int(response.history.first?.responseHead.status.code ?? response.status.code)
+        let status = Int(response.status.code)
+        let body: ByteBuffer
+        do {
+            body = try await response.body.collect(upTo: Self.maximumResponseBytes)
+        } catch let error as NIOTooManyBytesError {
+            throw failure(
+                "\(endpoint)'s answer (HTTP \(status)) is larger than \(Self.maximumResponseBytes / 1024) KiB",
+                status: status, body: nil, cause: error)
+        } catch {
+            try Task.checkCancellation()
+            throw failure(
+                "reading the answer of \(endpoint) failed: \(error)", status: status, body: nil, cause: error)
+        }
+        let text = String(decoding: body.readableBytesView.prefix(4096), as: UTF8.self)
+        if (300..<400).contains(firstStatus) {
+            throw failure(
+                "\(endpoint) answered HTTP \(firstStatus), a redirect (redirects are not followed)",
+                status: firstStatus, body: response.history.count > 1 ? nil : text)
+        }
+        guard (200..<300).contains(status) else {
+            throw failure("\(endpoint) answered HTTP \(status)", status: status, body: text)
+        }
+        return Answer(status: status, body: body)
+    }
+}
