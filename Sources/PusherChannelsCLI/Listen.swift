@@ -199,8 +199,8 @@ struct Listen: AsyncParsableCommand {
             quiet: self.quiet,
             signIn: self.signIn
         )
-        // `withRunning` closes the connection with a normal close frame when the body returns.
-        let outcome = try await withRunning(client) { _ in try await session.run() }
+        // `withRunningClient` closes the connection with a normal close frame when the body returns.
+        let outcome = try await withRunningClient(client) { _ in try await session.run() }
         if self.stats {
             _ = await output.write(session.counter.withLockedValue { $0.summary })
         }

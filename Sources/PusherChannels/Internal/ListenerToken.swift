@@ -9,9 +9,12 @@ final class ListenerToken: Sendable {
         self.release = release
     }
 
-    /// A token that asks the run loop to remove consumer `id`.
-    convenience init(id: Int, commands: AsyncStream<Command>.Continuation) {
-        self.init { commands.yield(.removeConsumer(id)) }
+    /// A token that ends `ticket`'s registration, asking the run loop to remove the consumer once
+    /// the engine has it.
+    convenience init(ticket: ConsumerTicket, commands: AsyncStream<Command>.Continuation) {
+        self.init {
+            if let id = ticket.release() { commands.yield(.removeConsumer(id)) }
+        }
     }
 
     deinit {
