@@ -71,11 +71,12 @@ extension ConnectionState {
 }
 
 /// Collects the first `count` events in a new task, from a consumer registered now: the iterator is
-/// made before the task starts, so whatever the server sends after this call reaches it.
+/// made before the task starts, so whatever the server sends after this call reaches it. The
+/// consumer is removed when the task's loop ends.
 func collecting(_ sequence: ChannelEventSequence, count: Int) -> Task<[ChannelEvent], any Error> {
-    let iterator = sequence.makeAsyncIterator()
+    let handoff = IteratorHandoff(sequence.makeAsyncIterator())
     return Task {
-        var iterator = iterator
+        var iterator = handoff.take()
         var events: [ChannelEvent] = []
         while events.count < count, let event = try await iterator.next() { events.append(event) }
         return events

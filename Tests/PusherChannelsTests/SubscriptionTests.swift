@@ -55,9 +55,9 @@ struct SubscriptionTests {
         try await withHarness { harness in
             let first = collecting(harness.client.events(on: "chat"), count: 3)
             let (progress, report) = AsyncStream.makeStream(of: String.self)
-            let secondEvents = harness.client.events(on: "chat").makeAsyncIterator()
+            let secondEvents = IteratorHandoff(harness.client.events(on: "chat").makeAsyncIterator())
             let second = Task {
-                var events = secondEvents
+                var events = secondEvents.take()
                 var data: [String] = []
                 while let event = try await events.next() {
                     data.append(event.data)

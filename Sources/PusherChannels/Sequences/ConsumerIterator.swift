@@ -29,13 +29,15 @@ struct ConsumerIterator<Element: BufferedElement> {
             self.finish()
             throw error
         }
-        // The end, or the task was cancelled: dropping the token unsubscribes.
+        // The end, or the task was cancelled: releasing the token unsubscribes.
         self.finish()
         return nil
     }
 
+    /// Unsubscribes now: a copy of this iterator that is still alive must not keep the consumer.
     private mutating func finish() {
         self.buffer = nil
+        self.token?.release()
         self.token = nil
     }
 }
