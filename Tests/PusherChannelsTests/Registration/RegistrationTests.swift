@@ -76,6 +76,25 @@ struct RegistrationTests {
         }
     }
 
+    @Test("an iteration that ends unsubscribes at once, even while a copy of its iterator is alive")
+    func endedIterationReleasesCopies() async throws {
+        try await withInMemoryClient { harness in
+            let peer = await harness.established()
+            let iterator = harness.client.events(on: "copied").makeAsyncIterator()
+            let task = Task {
+                var copy = iterator
+                while try await copy.next() != nil {}
+            }
+            #expect(await peer.nextMessage(named: "pusher:subscribe").contains(#""channel":"copied""#))
+            peer.send(Self.succeeded("copied"))
+            task.cancel()
+            try await task.value
+            // The task's closure still holds a copy of the iterator; the ended loop released the consumer.
+            #expect(await peer.nextMessage(named: "pusher:unsubscribe").contains(#""channel":"copied""#))
+            withExtendedLifetime(task) {}
+        }
+    }
+
     @Test("withSubscription runs its body only once the server confirmed; leaving it unsubscribes")
     func scopeWaitsForConfirmation() async throws {
         try await withInMemoryClient { harness in
