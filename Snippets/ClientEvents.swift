@@ -60,10 +60,13 @@ if let key = environment["PUSHER_KEY"] {
     var options = connectionOptions(from: environment)
     options.authorizer = channelAuthorizer(key: key, from: environment)
     try await withPusherClient(key: key, options: options) { client in
-        async let messages: Void = printMessages(of: client, on: channel)
-        await client.waitForConsumers(on: channel)
-        try await sayHello(client, on: channel)
-        try await messages
+        // Entered once the server has confirmed the subscription: the hello goes out at once.
+        try await client.withSubscription(to: channel, named: "client-message") { messages in
+            try await sayHello(client, on: channel)
+            for try await event in messages {
+                print("\(event.userID ?? "someone") says \(event.data)")
+            }
+        }
     }
 } else {
     // Offline fallback: the in-process fake server plays the server's part; Ada says hello to Grace.

@@ -29,12 +29,18 @@ func connectionOptions(from environment: [String: String]) -> PusherClientOption
 /// that leaves after two events. Cancelling the child task then ends the last consumer.
 func followThenUnsubscribe(_ client: PusherClient, channel: String) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
+        // Making an iterator registers its consumer: this one hears everything sent from now on.
+        var events = client.events(on: channel).prefix(2).makeAsyncIterator()
+        let (registered, done) = AsyncStream.makeStream(of: Never.self)
         group.addTask {
-            for try await _ in client.events(on: channel) {}
+            var others = client.events(on: channel).makeAsyncIterator()
+            done.finish()  // the other consumer is registered
+            while try await others.next() != nil {}
             print("the other consumer finished: its task was cancelled")
         }
+        for await _ in registered {}
         // Leaving a loop unregisters its consumer; the channel stays subscribed for the other one.
-        for try await event in client.events(on: channel).prefix(2) {
+        while let event = try await events.next() {
             print("got \(event.name): \(event.data)")
         }
         // Cancelling the task ends the channel's last consumer: the client sends pusher:unsubscribe.
@@ -56,7 +62,6 @@ if let key = environment["PUSHER_KEY"] {
     try await FakePusherServer.withRunning { server in
         try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
             async let following: Void = followThenUnsubscribe(client, channel: channel)
-            await client.waitForConsumers(on: channel, count: 2)
             await server.waitForSubscribers(of: channel)
             await server.trigger(channel: channel, event: "tick", data: "1")
             await server.trigger(channel: channel, event: "tick", data: "2")

@@ -46,17 +46,20 @@ func userAuthenticator(key: String, from environment: [String: String]) -> UserA
 /// Signs in, then prints the events sent to this user and the watchlist's changes; `limit` ends
 /// early (offline only).
 func followUser(_ client: PusherClient, limit: Int = .max) async throws {
-    try await withThrowingDiscardingTaskGroup { group in
-        group.addTask {
-            for await change in client.watchlistEvents {
-                print("watchlist: \(change)")
+    // Registered before signing in, so nothing the server sends to the user is missed.
+    try await client.withUserEvents { userEvents in
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                for await change in client.watchlistEvents {
+                    print("watchlist: \(change)")
+                }
             }
+            try await client.signIn()
+            for try await event in userEvents.prefix(limit) {
+                print("to me: \(event.name) \(event.data)")
+            }
+            group.cancelAll()
         }
-        try await client.signIn()
-        for try await event in client.userEvents().prefix(limit) {
-            print("to me: \(event.name) \(event.data)")
-        }
-        group.cancelAll()
     }
 }
 
@@ -91,7 +94,6 @@ if let key = environment["PUSHER_KEY"] {
                 await server.waitUntil { $0.openConnections.contains { $0.userID == "bob" } }
             }
             await server.waitUntil { !$0.openConnections.contains { $0.userID == "bob" } }
-            await client.waitForConsumers(on: PusherClient.userEventsConsumers)
             await server.sendToUser("alice", event: "invoice-paid", data: #"{"invoice":42}"#)
             try await following
         }

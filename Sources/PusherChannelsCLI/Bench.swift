@@ -203,7 +203,7 @@ struct Bench: AsyncParsableCommand {
         let started = BenchTracker.Mark.now()
         let tracker = BenchTracker(channels: channels.count)
         let client = PusherClient(key: key, options: options)
-        try await withRunning(client) { client in
+        try await withRunningClient(client) { client in
             var states = client.connectionStates.makeAsyncIterator()
             while let state = await states.next() {
                 if case .connected = state { break }

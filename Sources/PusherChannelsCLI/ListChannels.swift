@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
-import Foundation
 import PusherChannelsServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `pusher-channels channels`: the app's occupied channels, as the HTTP API returns them.
 struct ListChannels: AsyncParsableCommand {

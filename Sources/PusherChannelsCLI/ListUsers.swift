@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
-import Foundation
 import PusherChannelsServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `pusher-channels users NAME`: the users of a presence channel, as the HTTP API returns them.
 struct ListUsers: AsyncParsableCommand {

@@ -215,8 +215,8 @@ struct Listen: AsyncParsableCommand {
             clock: clock,
             backoff: options.backoff
         )
-        // `withRunning` closes the connection with a normal close frame when the body returns.
-        let outcome = try await withRunning(client) { _ in try await session.run() }
+        // `withRunningClient` closes the connection with a normal close frame when the body returns.
+        let outcome = try await withRunningClient(client) { _ in try await session.run() }
         if self.stats {
             _ = await output.write(session.counter.withLockedValue { $0.summary })
         }

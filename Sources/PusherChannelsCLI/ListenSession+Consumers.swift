@@ -75,13 +75,17 @@ extension ListenSession {
         }
     }
 
-    /// The signed-in user's events, printed and counted like channel events.
-    func consumeUserEvents() async -> ListenOutcome {
+    /// The signed-in user's events, printed and counted like channel events; finishes `registered`
+    /// once the consumer is registered (sign-in waits for that).
+    func consumeUserEvents(registered: AsyncStream<Never>.Continuation) async -> ListenOutcome {
+        defer { registered.finish() }
         var backoff = ResubscribeBackoff(self.backoff)
         while true {
             let start = self.clock.now
             do {
-                for try await event in self.client.userEvents(named: self.eventName) {
+                var events = self.client.userEvents(named: self.eventName).makeAsyncIterator()
+                registered.finish()
+                while let event = try await events.next() {
                     if let outcome = await self.emit(event) { return outcome }
                 }
                 return .ended

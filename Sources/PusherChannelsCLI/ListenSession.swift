@@ -83,7 +83,8 @@ struct ListenSession: Sendable {
                 group.addTask { await self.consumePresence(on: channel) }
             }
             if self.signIn {
-                group.addTask { await self.consumeUserEvents() }
+                let (registered, ready) = AsyncStream.makeStream(of: Never.self)
+                group.addTask { await self.consumeUserEvents(registered: ready) }
                 group.addTask {
                     for await state in self.client.userStates { Output.error("user: \(state)") }
                     return .ended
@@ -94,7 +95,8 @@ struct ListenSession: Sendable {
                     }
                     return .ended
                 }
-                await self.client.waitForConsumers(on: PusherClient.userEventsConsumers)
+                // The user's events consumer exists: nothing the server sends after sign-in is missed.
+                for await _ in registered {}
                 try await self.client.signIn()
             }
             if !self.channels.isEmpty {

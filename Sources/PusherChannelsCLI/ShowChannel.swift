@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
-import Foundation
 import PusherChannelsServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `pusher-channels channel NAME`: one channel's state, as the HTTP API returns it.
 struct ShowChannel: AsyncParsableCommand {

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
-import Foundation
 import PusherChannelsServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `pusher-channels trigger`: publishes an event through the HTTP API, or with `--batch` the
 /// events of NDJSON lines on standard input.

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
-import Foundation
 import NIOCore
 import NIOHTTP1
 import PusherChannelsServer
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `pusher-channels webhooks`: an HTTP server that verifies Pusher's webhooks and prints their
 /// events as JSON lines.

@@ -21,7 +21,7 @@ import PusherChannels
 /// ```swift
 /// try await FakePusherServer.withRunning { server in
 ///     let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-///     try await withRunning(client) { client in
+///     try await withRunningClient(client) { client in
 ///         var events = client.events(on: "prices").makeAsyncIterator()
 ///         async let first = events.next()
 ///         await server.waitForSubscribers(of: "prices")

@@ -27,7 +27,7 @@ import Foundation
 /// ```swift
 /// try await PusherLoadServer.withRunning(configuration: .init(channelCount: 1)) { server in
 ///     let client = PusherClient(key: "load", options: server.clientOptions())
-///     try await withRunning(client) { client in
+///     try await withRunningClient(client) { client in
 ///         try await withThrowingTaskGroup { group in
 ///             group.addTask {
 ///                 var received = 0

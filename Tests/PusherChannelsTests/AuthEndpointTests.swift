@@ -32,7 +32,7 @@ struct AuthEndpointTests {
                 }
             )
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 let channel = "private-orders;eu=1@a,b"
                 var signals = client.subscriptionEvents(on: channel).makeAsyncIterator()
                 async let events = collect(client.events(on: channel), count: 2)
@@ -78,7 +78,7 @@ struct AuthEndpointTests {
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 await server.setAuthEndpoint(.respond(status: status, body: body))
                 var failure: PusherError?
                 do {
@@ -106,7 +106,7 @@ struct AuthEndpointTests {
             var options = server.clientOptions()
             options.authorizer = .endpoint(URL(string: "http://127.0.0.1:1/pusher/auth")!)  // a valid literal
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 await #expect {
                     for try await _ in client.events(on: "private-chat") {}
                 } throws: { error in

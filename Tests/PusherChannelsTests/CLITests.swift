@@ -124,7 +124,7 @@ struct CLITests {
             options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) {
                 UserAuthenticator.userData(id: "friend")
             }
-            try await withRunning(PusherClient(key: server.appKey, options: options)) { friend in
+            try await withRunningClient(PusherClient(key: server.appKey, options: options)) { friend in
                 try await friend.signIn()
                 let online = await output.next()
                 #expect(online == #"{"watchlist":"online","user_id":"friend"}"#)

@@ -60,8 +60,8 @@ struct ClientEventTests {
             let bob = PusherClient(
                 key: server.appKey, options: PresenceTests.options(for: server, user: "bob", name: "Bob"),
                 clock: VirtualClock())
-            try await withRunning(alice) { alice in
-                try await withRunning(bob) { bob in
+            try await withRunningClient(alice) { alice in
+                try await withRunningClient(bob) { bob in
                     async let aliceEvents = collect(alice.events(on: "presence-room"), count: 1)
                     async let bobEvents = collect(bob.events(on: "presence-room"), count: 1)
                     await server.waitForSubscribers(of: "presence-room", count: 2)

@@ -28,7 +28,7 @@ struct ConnectionLifecycleTests {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
             let client = PusherClient(key: "not-the-key", options: server.clientOptions(), clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 let failed = await states.collect { $0.failure != nil }
                 let error = try #require(failed.last?.failure)
@@ -240,7 +240,7 @@ struct ConnectionLifecycleTests {
                 for try await event in client.events(on: "news") { names.append(event.name) }
                 return names
             }()
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 _ = await states.connectedSocketID()
                 await server.waitForSubscribers(of: "news")
                 await server.trigger(channel: "news", event: "flash", data: "{}")

@@ -18,7 +18,7 @@ struct PriceFeedTests {
     func deliversEvents() async throws {
         try await FakePusherServer.withRunning { server in
             let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 async let received = firstEvents(client.events(on: "prices", named: "new-price"), count: 1)
                 await server.waitForSubscribers(of: "prices")
                 await server.trigger(channel: "prices", event: "new-price", data: #"{"symbol":"ACME","price":1.5}"#)
@@ -35,7 +35,7 @@ struct PriceFeedTests {
             var options = server.clientOptions()
             options.backoff.jitter = 0
             let client = PusherClient(key: server.appKey, options: options, clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
                 await server.close(code: 4100, reason: "over capacity")
@@ -54,7 +54,7 @@ struct PriceFeedTests {
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let clock = VirtualClock()
             let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
                 await clock.waitForDeadlines([.seconds(60)])  // the server's activity timeout

@@ -23,7 +23,7 @@ struct EncryptedChannelTests {
             options.authorizer = .endpoint(server.authEndpoint)
             let clock = VirtualClock()
             let client = PusherClient(key: server.appKey, options: options, clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 try await body(Harness(server: server, client: client, clock: clock))
             }
         }
@@ -37,7 +37,7 @@ struct EncryptedChannelTests {
             options.authorizer = await script.authorizer
             let clock = VirtualClock()
             let client = PusherClient(key: server.appKey, options: options, clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 try await body(Harness(server: server, client: client, clock: clock), script)
             }
         }

@@ -24,7 +24,7 @@ func withHarness(
         configure(&options)
         let clock = VirtualClock()
         let client = PusherClient(key: server.appKey, options: options, clock: clock)
-        try await withRunning(client) { client in
+        try await withRunningClient(client) { client in
             try await body(Harness(server: server, client: client, clock: clock))
         }
     }
@@ -67,5 +67,18 @@ extension ConnectionState {
     var failure: PusherError? {
         if case .failed(let error) = self { return error }
         return nil
+    }
+}
+
+/// Collects the first `count` events in a new task, from a consumer registered now: the iterator is
+/// made before the task starts, so whatever the server sends after this call reaches it. The
+/// consumer is removed when the task's loop ends.
+func collecting(_ sequence: ChannelEventSequence, count: Int) -> Task<[ChannelEvent], any Error> {
+    let handoff = IteratorHandoff(sequence.makeAsyncIterator())
+    return Task {
+        var iterator = handoff.take()
+        var events: [ChannelEvent] = []
+        while events.count < count, let event = try await iterator.next() { events.append(event) }
+        return events
     }
 }

@@ -39,7 +39,7 @@ struct IntegrationTests {
         try await FakePusherServer.withRunning { server in
             let client = PusherClient(
                 key: server.appKey, options: server.clientOptions(), clock: VirtualClock(), logger: logger)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "secret-feed"), count: 1)
                 await server.waitForSubscribers(of: "secret-feed")
                 await server.trigger(channel: "secret-feed", event: "payload", data: #"{"card":"4111-SECRET"}"#)
@@ -73,7 +73,7 @@ struct IntegrationTests {
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock(), logger: logger)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: channel), count: 2)
                 await server.waitForSubscribers(of: channel)
                 secrets.append(await server.sharedSecret(for: channel) ?? "?")

@@ -23,7 +23,7 @@ struct PresenceTests {
             let alice = PusherClient(
                 key: server.appKey, options: Self.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
-            try await withRunning(alice) { alice in
+            try await withRunningClient(alice) { alice in
                 var changes = alice.presence(on: "presence-room").makeAsyncIterator()
                 let first = try await changes.next()
                 guard case .snapshot(let snapshot)? = first else {
@@ -37,7 +37,7 @@ struct PresenceTests {
                 let bob = PusherClient(
                     key: server.appKey, options: Self.options(for: server, user: "bob", name: "Bob"),
                     clock: VirtualClock())
-                try await withRunning(bob) { bob in
+                try await withRunningClient(bob) { bob in
                     // Bob keeps iterating until he leaves, so Alice's roster holds him meanwhile.
                     var bobChanges = bob.presence(on: "presence-room").makeAsyncIterator()
                     let bobView = try await bobChanges.next()
@@ -92,7 +92,7 @@ struct PresenceChannelDataTests {
                     key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
             }
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var changes = client.presence(on: "presence-raw").makeAsyncIterator()
                 let first = try await changes.next()
                 guard case .snapshot(let snapshot)? = first else {

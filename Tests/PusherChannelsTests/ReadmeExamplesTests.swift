@@ -14,7 +14,7 @@ struct ReadmeExamplesTests {
             var options = server.clientOptions()
             options.backoff.jitter = 0
             let client = PusherClient(key: server.appKey, options: options, clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
                 await server.close(code: 4100, reason: "over capacity")

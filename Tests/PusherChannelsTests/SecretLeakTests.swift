@@ -49,7 +49,7 @@ struct SecretLeakTests {
             let client = PusherClient(
                 key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
             let observer = observed.observe(client)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var decryptionFailures = client.decryptionFailures().makeAsyncIterator()
                 async let received = collect(
                     client.events(on: ["private-a", "presence-b", "private-encrypted-c"]), count: 3)
@@ -79,7 +79,7 @@ struct SecretLeakTests {
             let failing = PusherClient(
                 key: server.appKey, options: bare, clock: VirtualClock(), logger: self.logger(records))
             let failures = observed.observe(failing)
-            try await withRunning(failing) { client in
+            try await withRunningClient(failing) { client in
                 for channel in ["presence-x", "private-encrypted-y"] {
                     do {
                         for try await _ in client.events(on: channel) {}
@@ -118,7 +118,7 @@ struct SecretLeakTests {
             let client = PusherClient(
                 key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
             let observer = observed.observe(client)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 await server.setAuthEndpoint(.respond(status: 403, body: #"{"error":"forbidden"}"#))
                 do {
                     for try await _ in client.events(on: "private-refused") {}

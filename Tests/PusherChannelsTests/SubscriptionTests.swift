@@ -10,14 +10,13 @@ struct SubscriptionTests {
     func subscribeBeforeConnect() async throws {
         try await withHarness(options: { $0.connectsAutomatically = false }) { harness in
             var subscriptions = harness.client.subscriptionEvents(on: "prices").makeAsyncIterator()
-            async let events = collect(harness.client.events(on: "prices"), count: 1)
-            // Wait until the consumer is registered (the channel is wanted) before connecting.
-            await harness.client.waitForConsumers(on: "prices", count: 1)
+            // The consumer is registered (the channel is wanted) when its iterator is made.
+            let events = collecting(harness.client.events(on: "prices"), count: 1)
             await harness.client.connect()
             let succeeded = await subscriptions.next()
             #expect(succeeded == .succeeded(channel: "prices", isResubscription: false))
             await harness.server.trigger(channel: "prices", event: "tick", data: "1")
-            let eventsResult = try await events
+            let eventsResult = try await events.value
             #expect(eventsResult.map(\.data) == ["1"])
             let subscribes = await harness.server.snapshot.messages(named: "pusher:subscribe")
             #expect(subscribes.count == 1)
@@ -54,17 +53,18 @@ struct SubscriptionTests {
     @Test("two consumers of one channel share one subscription; cancelling one leaves the other")
     func sharedSubscription() async throws {
         try await withHarness { harness in
-            let first = Task { try await collect(harness.client.events(on: "chat"), count: 3) }
+            let first = collecting(harness.client.events(on: "chat"), count: 3)
             let (progress, report) = AsyncStream.makeStream(of: String.self)
+            let secondEvents = IteratorHandoff(harness.client.events(on: "chat").makeAsyncIterator())
             let second = Task {
+                var events = secondEvents.take()
                 var data: [String] = []
-                for try await event in harness.client.events(on: "chat") {
+                while let event = try await events.next() {
                     data.append(event.data)
                     report.yield(event.data)
                 }
                 return data
             }
-            await harness.client.waitForConsumers(on: "chat", count: 2)
             await harness.server.waitForSubscribers(of: "chat")
             await harness.server.trigger(channel: "chat", event: "message", data: "a")
             await harness.server.trigger(channel: "chat", event: "other", data: "x")
@@ -130,8 +130,8 @@ struct SubscriptionTests {
             await harness.client.connect()
             _ = await states.connectedSocketID()
             for _ in 0..<3 {
-                let consumer = Task { try await collect(harness.client.events(on: "flip"), count: 1) }
-                await harness.client.waitForConsumers(on: "flip", count: 1)
+                let consumer = collecting(harness.client.events(on: "flip"), count: 1)
+                #expect(await harness.client.channels == ["flip"])
                 consumer.cancel()
                 _ = try? await consumer.value
             }
@@ -229,7 +229,7 @@ struct SubscriptionCountTests {
             // A second client joins the same channel on the same server, then leaves.
             let other = PusherClient(
                 key: harness.server.appKey, options: harness.server.clientOptions(), clock: VirtualClock())
-            try await withRunning(other) { other in
+            try await withRunningClient(other) { other in
                 async let _ = collect(other.events(on: "room"), count: 1)
                 let two = await counts.next()
                 #expect(two == 2)

@@ -23,7 +23,7 @@ struct TLSTests {
             }
             let clock = VirtualClock()
             let client = PusherClient(key: server.appKey, options: options, clock: clock)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 try await body(server, client, clock)
             }
         }
@@ -101,7 +101,7 @@ struct TLSTests {
             var options = PusherClientOptions(host: "localhost", port: server.port)
             try options.trustCertificateAuthorities(pemFile: file.path, keepingSystemTrustStore: false)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 let received = try await self.roundTrip(server, client)
                 #expect(received == [#"{"price":1}"#])
             }
@@ -113,7 +113,7 @@ struct TLSTests {
         try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
             #expect(server.authEndpoint.scheme == "https")
             let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 let received = try await self.roundTrip(server, client)
                 #expect(received == [#"{"price":1}"#])
             }
@@ -151,7 +151,7 @@ struct TLSTests {
             var options = PusherClientOptions(host: "127.0.0.1", port: server.port)
             options.backoff.jitter = 0
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var errors = client.errors.makeAsyncIterator()
                 let error = try #require(await errors.next())
                 self.expectReadable(

@@ -61,8 +61,7 @@ struct UserTests {
         ) { harness in
             var states = harness.client.userStates.makeAsyncIterator()
             #expect(await states.next() == .signedOut)
-            let consumer = Task { try await collect(harness.client.userEvents(), count: 2) }
-            await harness.client.waitForConsumers(on: PusherClient.userEventsConsumers)
+            let consumer = collecting(harness.client.userEvents(), count: 2)
             try await harness.client.signIn()
             let signedIn = await Self.next(&states) { $0.user != nil }
             #expect(signedIn?.user?.id == "alice")
@@ -122,7 +121,8 @@ struct UserTests {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
             var options = server.clientOptions()
             options.userAuthenticator = .endpoint(server.userAuthEndpoint, headers: ["Authorization": "Bearer u"])
-            try await withRunning(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) { client in
+            try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+                client in
                 var states = client.userStates.makeAsyncIterator()
                 try await client.signIn()
                 let signedIn = await Self.next(&states) { $0.user != nil }
@@ -204,7 +204,7 @@ struct UserTests {
             var watcherOptions = server.clientOptions()
             watcherOptions.userAuthenticator = Self.signing(UserAuthenticator.userData(id: "w", watchlist: ["a", "b"]))
             let watcher = PusherClient(key: server.appKey, options: watcherOptions, clock: VirtualClock())
-            try await withRunning(watcher) { watcher in
+            try await withRunningClient(watcher) { watcher in
                 var events = watcher.watchlistEvents.makeAsyncIterator()
                 var states = watcher.userStates.makeAsyncIterator()
                 try await watcher.signIn()
@@ -213,7 +213,7 @@ struct UserTests {
                     var options = server.clientOptions()
                     options.userAuthenticator = Self.signing(UserAuthenticator.userData(id: id))
                     let other = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-                    try await withRunning(other) { other in
+                    try await withRunningClient(other) { other in
                         try await other.signIn()
                         let online = await events.next()
                         #expect(online == WatchlistEvent(userID: id, status: .online))

@@ -29,7 +29,7 @@ struct EventsScenario {
                 options.metrics.factory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())
             }
             let client = PusherClient(key: "load", options: options)
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 var started: (instant: ContinuousClock.Instant, usage: ResourceUsage)?
                 try await withThrowingDiscardingTaskGroup { consumers in
                     for (index, channel) in configuration.channels.enumerated() {

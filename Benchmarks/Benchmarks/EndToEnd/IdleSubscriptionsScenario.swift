@@ -14,7 +14,7 @@ struct IdleSubscriptionsScenario {
         let configuration = PusherLoadServer.Configuration(channelCount: self.channels)
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
             let client = PusherClient(key: "load", options: server.clientOptions())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 for await state in client.connectionStates where state.isConnected { break }
                 let before = ResourceUsage.residentBytes() ?? 0
                 let (probed, probe) = AsyncStream.makeStream(of: Void.self)

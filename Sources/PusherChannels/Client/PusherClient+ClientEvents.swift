@@ -15,6 +15,7 @@ extension PusherClient {
     ///   encrypted channel, a channel nobody iterates, or a full queue
     ///   (``PusherClientOptions/clientEventQueueLimit``).
     public func trigger(_ event: String, on channel: String, data: String) throws(PusherError) {
+        self.registerPendingConsumers()
         self.perform(try self.engine.trigger(event, on: channel, data: data, at: self.clock.now))
     }
 }

@@ -19,8 +19,8 @@ extension PusherClient {
         buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(
+        return ChannelEventSequence { [self] in
+            self.registerEventConsumer(
                 .channel(channel, eventName: eventName, authorization: authorization), channel: channel,
                 buffering: buffering)
         }
@@ -32,14 +32,14 @@ extension PusherClient {
     /// When one channel's subscription fails, the others keep flowing (the failure is on
     /// ``subscriptionEvents(on:)`` and ``errors``); the sequence throws only when none is left.
     ///
-    /// - Throws: ``PusherError`` (from the first `next()`) when a name is invalid or needs an
+    /// - Throws: ``PusherError`` (from the iterator's first `next()`) when a name is invalid or needs an
     ///   authorizer the client lacks; then nothing is subscribed.
     public nonisolated func events(
         on channels: [String], named eventName: String? = nil, buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(
+        return ChannelEventSequence { [self] in
+            self.registerEventConsumer(
                 .channels(channels, eventName: eventName), channel: channels.count == 1 ? channels[0] : nil,
                 buffering: buffering)
         }
@@ -49,8 +49,8 @@ extension PusherClient {
     /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
         let buffering = buffering ?? self.options.buffering
-        return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(.all, channel: nil, buffering: buffering)
+        return ChannelEventSequence { [self] in
+            self.registerEventConsumer(.all, channel: nil, buffering: buffering)
         }
     }
 
@@ -62,39 +62,71 @@ extension PusherClient {
     public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil)
         -> PresenceChangeSequence
     {
-        PresenceChangeSequence { () async throws(PusherError) in
-            try await self.addPresenceConsumer(channel: channel, authorization: authorization)
+        PresenceChangeSequence { [self] in
+            let policy = BufferingPolicy(limit: self.options.buffering.limit, whenFull: .fail)
+            let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy)
+            let token = self.registerConsumer(.presence(channel, authorization: authorization), .presence(buffer))
+            return (buffer, token)
         }
     }
 
     /// The members of a subscribed presence channel now, or nil before its subscription succeeded.
     public func members(of channel: String) -> PresenceSnapshot? {
-        self.engine.members(of: channel)
+        self.registerPendingConsumers()
+        return self.engine.members(of: channel)
     }
 
-    func addEventConsumer(
+    /// Registers an event consumer now (see ``registerConsumer(_:_:)``) and returns its buffer.
+    nonisolated func registerEventConsumer(
         _ request: ClientEngine.ConsumerRequest,
         channel: String?,
         buffering: BufferingPolicy
-    ) throws(PusherError) -> (ConsumerBuffer<ChannelEvent>, ListenerToken)? {
-        guard let (id, actions) = try self.engine.addConsumer(request) else { return nil }
+    ) -> (ConsumerBuffer<ChannelEvent>, ListenerToken) {
         let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering)
-        self.eventConsumers[id] = EventConsumer(id: id, buffer: buffer)
-        self.perform(actions)
-        return (buffer, ListenerToken(id: id, commands: self.commands))
+        return (buffer, self.registerConsumer(request, .events(buffer)))
     }
 
-    private func addPresenceConsumer(
-        channel: String,
-        authorization: ProvidedAuthorization?
-    ) throws(PusherError) -> (ConsumerBuffer<PresenceChange>, ListenerToken)? {
-        guard let (id, actions) = try self.engine.addConsumer(.presence(channel, authorization: authorization)) else {
-            return nil
+    /// Registers a consumer synchronously: from now on, everything the actor handles (frames,
+    /// commands, client events) sees it. Returns the token whose release removes it. Errors (an
+    /// invalid name, a missing authorizer) end the buffer, so the first `next()` throws them.
+    nonisolated func registerConsumer(
+        _ request: ClientEngine.ConsumerRequest, _ buffer: PendingConsumers.Buffer,
+        ticket: ConsumerTicket = ConsumerTicket()
+    ) -> ListenerToken {
+        if self.pendingConsumers.add(.init(request: request, buffer: buffer, ticket: ticket)) == true {
+            self.commands.yield(.registerConsumers)
         }
-        let policy = BufferingPolicy(limit: self.options.buffering.limit, whenFull: .fail)
-        let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy)
-        self.presenceConsumers[id] = buffer
-        self.perform(actions)
-        return (buffer, ListenerToken(id: id, commands: self.commands))
+        return ListenerToken(ticket: ticket, commands: self.commands)
+    }
+
+    /// Hands every pending consumer to the engine. Called before the actor handles anything a
+    /// consumer made earlier must see.
+    func registerPendingConsumers() {
+        for registration in self.pendingConsumers.take() {
+            guard registration.ticket.isPending else {
+                registration.buffer.finish()
+                continue
+            }
+            let added: (id: Int, actions: [ClientEngine.Action])?
+            do {
+                added = try self.engine.addConsumer(registration.request)
+            } catch {
+                registration.ticket.refused(error)
+                registration.buffer.finish(throwing: error)
+                continue
+            }
+            guard let (id, actions) = added else {
+                registration.ticket.refused(nil)
+                registration.buffer.finish()
+                continue
+            }
+            switch registration.buffer {
+            case .events(let buffer): self.eventConsumers[id] = EventConsumer(id: id, buffer: buffer)
+            case .presence(let buffer): self.presenceConsumers[id] = buffer
+            }
+            self.perform(actions)
+            // Released while it was being registered: remove it again.
+            if !registration.ticket.registered(as: id) { self.perform(self.engine.removeConsumer(id)) }
+        }
     }
 }

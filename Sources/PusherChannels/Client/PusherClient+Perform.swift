@@ -117,6 +117,7 @@ extension PusherClient {
     /// actor per batch, not per event. Large batches go in slices, so that consumers are woken
     /// while the rest of the batch is still being handled.
     func received(_ frames: [ClientEngine.InboundFrame], generation: Int) {
+        self.registerPendingConsumers()
         var actions = self.actionBuffer
         self.actionBuffer = []
         var start = frames.startIndex
@@ -136,7 +137,7 @@ extension PusherClient {
 
     func consumersChanged(on channel: String) {
         guard !self.consumerWaiters.isEmpty else { return }
-        let count = self.consumerCount(on: channel)
+        let count = self.registeredConsumerCount(on: channel)
         self.consumerWaiters.removeAll { waiter in
             guard waiter.channel == channel, waiter.count == count else { return false }
             waiter.signal.fire()

@@ -32,8 +32,8 @@ extension PusherClient {
         -> ChannelEventSequence
     {
         let buffering = buffering ?? self.options.buffering
-        return ChannelEventSequence { () async throws(PusherError) in
-            try await self.addEventConsumer(
+        return ChannelEventSequence { [self] in
+            self.registerEventConsumer(
                 .user(eventName: eventName), channel: Self.userEventsConsumers, buffering: buffering)
         }
     }

@@ -47,6 +47,8 @@ public actor PusherClient: Service {
     nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
     nonisolated let observers = ObserverRegistry()
+    /// Consumers made since the actor last looked (see ``registerPendingConsumers()``).
+    nonisolated let pendingConsumers = PendingConsumers()
     /// The connection URL, or why the options cannot form one or are invalid (checked before every
     /// connect).
     nonisolated let connectionURL: Result<String, PusherError>
@@ -127,25 +129,31 @@ public actor PusherClient: Service {
     public var state: ConnectionState { self.engine.state }
 
     /// Channels that currently have consumers, whether or not the server has confirmed them yet.
-    public var channels: [String] { self.engine.channelNames }
+    public var channels: [String] {
+        self.registerPendingConsumers()
+        return self.engine.channelNames
+    }
 
-    /// How many consumers are iterating events of `channel` now. Useful to check that consumers end
-    /// when expected (a count that only grows is a leak). ``userEventsConsumers`` counts the
-    /// consumers of ``userEvents(named:buffering:)``.
-    public func consumerCount(on channel: String) -> Int {
+    /// How many consumers are registered for events of `channel` now (the package's own tests use it
+    /// to check that consumers end). ``userEventsConsumers`` counts the consumers of
+    /// ``userEvents(named:buffering:)``.
+    package func consumerCount(on channel: String) -> Int {
+        self.registerPendingConsumers()
+        return self.registeredConsumerCount(on: channel)
+    }
+
+    /// ``consumerCount(on:)`` without registering pending consumers first (for ``perform(_:)``).
+    func registeredConsumerCount(on channel: String) -> Int {
         channel == Self.userEventsConsumers ? self.engine.userConsumerCount : self.engine.consumerCount(on: channel)
     }
 
     /// The name ``consumerCount(on:)`` and ``waitForConsumers(on:count:)`` take for the consumers of
     /// ``userEvents(named:buffering:)`` (not a channel).
-    public static let userEventsConsumers = ClientEngine.userEventsChannel
+    package static let userEventsConsumers = ClientEngine.userEventsChannel
 
-    /// Suspends until exactly `count` consumers iterate events of `channel` (or the task is
-    /// cancelled).
-    ///
-    /// A consumer registers on its first `next()`, in its own task; tests use this to know that a
-    /// consumer started in another task is listening before the server sends anything.
-    public func waitForConsumers(on channel: String, count: Int = 1) async {
+    /// Suspends until exactly `count` consumers are registered for events of `channel` (or the task
+    /// is cancelled). For the package's own tests of consumers made in other tasks.
+    package func waitForConsumers(on channel: String, count: Int = 1) async {
         guard self.consumerCount(on: channel) != count else { return }
         let signal = OneShotSignal()
         self.consumerWaiters.append((channel, count, signal))
@@ -187,6 +195,7 @@ public actor PusherClient: Service {
     /// `maximumMessageSize` outside 1…2³²−1; see ``PusherClientOptions``) make the state `failed`
     /// with an `invalidConfiguration` error at once, without retries.
     public func connect() {
+        self.registerPendingConsumers()
         switch self.connectionURL {
         case .success:
             self.perform(self.engine.connect(at: self.clock.now))
@@ -225,6 +234,7 @@ public actor PusherClient: Service {
             throw PusherError(.alreadyRunning, "run() may be called only once per client")
         }
         self.runPhase = .running
+        self.registerPendingConsumers()
         self.log(.debug, "client running", ["pusher.host": "\(self.options.endpoint.host)"])
         await withGracefulShutdownHandler {
             await self.runLoop()
@@ -233,7 +243,9 @@ public actor PusherClient: Service {
         }
         // When the run was cancelled rather than shut down, the sockets are already gone: only the
         // final state remains to be told.
+        self.registerPendingConsumers()
         self.perform(self.engine.runEnded(at: self.clock.now))
+        self.pendingConsumers.close()
         self.observers.finishAll()
         for handle in self.connections.values { handle.finish() }
         self.connections = [:]
@@ -266,9 +278,13 @@ public actor PusherClient: Service {
                     }
                 case .authenticateUser(let socketID):
                     group.addTask { await self.runUserAuthentication(socketID: socketID) }
+                case .registerConsumers:
+                    self.registerPendingConsumers()
                 case .removeConsumer(let id):
+                    self.registerPendingConsumers()
                     self.perform(self.engine.removeConsumer(id))
                 case .shutdown:
+                    self.registerPendingConsumers()
                     self.perform(self.engine.shutdown(at: self.clock.now))
                 case .finish:
                     break loop

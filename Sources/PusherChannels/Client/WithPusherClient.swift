@@ -19,13 +19,13 @@ public func withPusherClient<Result: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (PusherClient) async throws -> Result
 ) async throws -> Result {
-    try await withRunning(PusherClient(key: key, options: options, logger: logger), isolation: isolation, body)
+    try await withRunningClient(PusherClient(key: key, options: options, logger: logger), isolation: isolation, body)
 }
 
 /// Runs `client` for the duration of `body`, then shuts it down gracefully and waits for it.
 /// Use this form to give the client a clock of your choice.
 @discardableResult
-public func withRunning<Result: Sendable>(
+public func withRunningClient<Result: Sendable>(
     _ client: PusherClient,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (PusherClient) async throws -> Result

@@ -9,6 +9,8 @@ enum Command: Sendable {
     case authorize(channel: String, socketID: String)
     case reloadKey(channel: String, socketID: String)
     case authenticateUser(socketID: String)
+    /// Consumers wait in ``PendingConsumers``: register them.
+    case registerConsumers
     case removeConsumer(Int)
     case shutdown
     case finish

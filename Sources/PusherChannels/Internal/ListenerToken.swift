@@ -1,17 +1,32 @@
 // SPDX-License-Identifier: MIT
 
-/// Removes a consumer's registration when its iterator goes away (a `break` out of the loop drops
-/// the iterator without cancelling anything).
+import NIOConcurrencyHelpers
+
+/// Removes a consumer's registration when its iterator ends or goes away (a `break` out of the loop
+/// drops the iterator without cancelling anything). Releasing is idempotent: an iterator that ended
+/// releases at once, even while a copy of it (captured by a task's closure, say) is still alive.
 final class ListenerToken: Sendable {
-    private let release: @Sendable () -> Void
+    private let pending: NIOLockedValueBox<(@Sendable () -> Void)?>
 
     init(release: @escaping @Sendable () -> Void) {
-        self.release = release
+        self.pending = NIOLockedValueBox(release)
     }
 
-    /// A token that asks the run loop to remove consumer `id`.
-    convenience init(id: Int, commands: AsyncStream<Command>.Continuation) {
-        self.init { commands.yield(.removeConsumer(id)) }
+    /// A token that ends `ticket`'s registration, asking the run loop to remove the consumer once
+    /// the engine has it.
+    convenience init(ticket: ConsumerTicket, commands: AsyncStream<Command>.Continuation) {
+        self.init {
+            if let id = ticket.release() { commands.yield(.removeConsumer(id)) }
+        }
+    }
+
+    /// Removes the registration now, the first time only.
+    func release() {
+        let release = self.pending.withLockedValue { pending in
+            defer { pending = nil }
+            return pending
+        }
+        release?()
     }
 
     deinit {

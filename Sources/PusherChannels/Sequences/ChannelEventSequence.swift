@@ -5,8 +5,10 @@ import PusherCore
 /// A channel consumer: the events of one channel (optionally of one event name), of every channel
 /// the client is subscribed to, or the membership changes of a presence channel.
 ///
-/// Iterating subscribes: the first `next()` registers the consumer, and the channel is subscribed
-/// on the server if nobody else listens to it yet. When the iterating task is cancelled, or the
+/// Iterating subscribes: making the iterator registers the consumer (a `for try await` loop makes it
+/// at once), and the channel is subscribed on the server if nobody else listens to it yet. From
+/// then on nothing is missed, even before the first `next()`; a sequence that is never iterated
+/// registers nothing. When the iterating task is cancelled, or the
 /// loop is left, the consumer is removed; when the last consumer of a channel goes,
 /// `pusher:unsubscribe` is sent. Several consumers of one channel share one server subscription,
 /// and each has its own buffer (see ``BufferingPolicy``).

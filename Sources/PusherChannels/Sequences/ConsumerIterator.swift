@@ -3,56 +3,41 @@
 import PusherCore
 
 /// The iteration of one consumer, shared by ``ChannelEventSequence`` and ``PresenceChangeSequence``:
-/// registers on the first `next()`, then takes from the consumer's buffer. Generic, but only used
-/// with concrete elements inside this module, so it is specialised.
+/// the consumer is registered when the iterator is made, and the iterator takes from its buffer.
+/// Dropping the iterator (leaving the loop) drops the token, which removes the consumer. Generic,
+/// but only used with concrete elements inside this module, so it is specialised.
 struct ConsumerIterator<Element: BufferedElement> {
-    typealias Register = @Sendable () async throws(PusherError) -> (ConsumerBuffer<Element>, ListenerToken)?
+    /// Registers a consumer at once (synchronously) and returns its buffer and the token that
+    /// removes it.
+    typealias Register = @Sendable () -> (ConsumerBuffer<Element>, ListenerToken)
 
-    private enum State {
-        case notStarted(Register)
-        case iterating(ConsumerBuffer<Element>, ListenerToken)
-        case finished
-    }
+    private var buffer: ConsumerBuffer<Element>?
+    private var token: ListenerToken?
 
-    private var state: State
-
-    init(register: @escaping Register) {
-        self.state = .notStarted(register)
+    init(register: Register) {
+        let (buffer, token) = register()
+        self.buffer = buffer
+        self.token = token
     }
 
     /// Takes a buffered element without suspending; suspends only when none is buffered.
     mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
-        let buffer: ConsumerBuffer<Element>
-        switch self.state {
-        case .finished:
-            return nil
-        case .iterating(let current, _):
-            buffer = current
-        case .notStarted(let register):
-            guard !Task.isCancelled else {
-                self.state = .finished
-                return nil
-            }
-            do {
-                guard let (newBuffer, token) = try await register() else {
-                    self.state = .finished
-                    return nil
-                }
-                buffer = newBuffer
-                self.state = .iterating(newBuffer, token)
-            } catch {
-                self.state = .finished
-                throw error
-            }
-        }
+        guard let buffer = self.buffer else { return nil }
         do {
             if let element = try await buffer.next(isolation: actor) { return element }
-            // The end, or the task was cancelled: dropping the token unsubscribes.
-            self.state = .finished
-            return nil
         } catch {
-            self.state = .finished
+            self.finish()
             throw error
         }
+        // The end, or the task was cancelled: releasing the token unsubscribes.
+        self.finish()
+        return nil
+    }
+
+    /// Unsubscribes now: a copy of this iterator that is still alive must not keep the consumer.
+    private mutating func finish() {
+        self.buffer = nil
+        self.token?.release()
+        self.token = nil
     }
 }

@@ -107,6 +107,9 @@ package struct ClientEngine: Sendable {
     /// The signed-in user, if any.
     package var user: SignedInUser? { self.signInMachine.user }
 
+    /// Whether the server has confirmed `channel` on the current connection.
+    package func isSubscribed(_ channel: String) -> Bool { self.subscriptions.isSubscribed(channel) }
+
     /// How many consumers iterate events (or presence changes) of `channel`.
     package func consumerCount(on channel: String) -> Int { self.consumers.count(on: channel) }
 

@@ -94,8 +94,9 @@ struct InMemoryClientTests {
             async let slowResult = BufferingTests.stalledConsumer(slow, gate: gate, limit: Int.max)
             async let fast = collect(harness.client.events(on: "fast"), count: 5)
             let peer = await harness.established()
-            await harness.client.waitForConsumers(on: "slow")
-            await harness.client.waitForConsumers(on: "fast")
+            // Each consumer's channel is subscribed once the consumer is registered.
+            _ = await peer.nextMessage(named: "pusher:subscribe")
+            _ = await peer.nextMessage(named: "pusher:subscribe")
             peer.send(Self.succeeded("slow"), Self.succeeded("fast"))
             var frames: [String] = []
             for index in 1...5 {

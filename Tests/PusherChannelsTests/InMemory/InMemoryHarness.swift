@@ -35,5 +35,5 @@ func withInMemoryClient(
     _ body: (InMemoryHarness) async throws -> Void
 ) async throws {
     let harness = InMemoryHarness(options: configure)
-    try await withRunning(harness.client) { _ in try await body(harness) }
+    try await withRunningClient(harness.client) { _ in try await body(harness) }
 }

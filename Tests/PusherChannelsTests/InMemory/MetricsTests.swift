@@ -35,15 +35,14 @@ struct MetricsTests {
     @Test("events received and delivered are counted once per batch, not once per event")
     func eventsCountedPerBatch() async throws {
         try await withMeasuredClient { harness, metrics in
-            async let first = collect(harness.client.events(on: "prices"), count: 3)
-            async let second = collect(harness.client.events(on: "prices"), count: 3)
-            await harness.client.waitForConsumers(on: "prices", count: 2)
+            let first = collecting(harness.client.events(on: "prices"), count: 3)
+            let second = collecting(harness.client.events(on: "prices"), count: 3)
             let peer = await harness.established()
             _ = await peer.nextMessage(named: "pusher:subscribe")
             peer.send(
                 Self.succeeded("prices"), Self.event("p", on: "prices"), Self.event("p", on: "prices"),
                 Self.event("p", on: "prices"))
-            _ = try await (first, second)
+            _ = try await (first.value, second.value)
             _ = await harness.client.state  // The batch's actor turn has ended.
             let received = try metrics.expectCounter("pusher_events_received_total")
             let delivered = try metrics.expectCounter("pusher_events_delivered_total")
@@ -60,8 +59,6 @@ struct MetricsTests {
         try await withMeasuredClient(channelLabel: true) { harness, metrics in
             async let a = collect(harness.client.events(on: "a"), count: 2)
             async let b = collect(harness.client.events(on: "b"), count: 1)
-            await harness.client.waitForConsumers(on: "a")
-            await harness.client.waitForConsumers(on: "b")
             let peer = await harness.established()
             _ = await peer.nextMessage(named: "pusher:subscribe")
             _ = await peer.nextMessage(named: "pusher:subscribe")
@@ -94,7 +91,6 @@ struct MetricsTests {
             var failingIterator = failing.makeAsyncIterator()
             async let firstSlow = iterator.next()
             async let firstFailing = failingIterator.next()
-            await harness.client.waitForConsumers(on: "feed", count: 2)
             let peer = await harness.established()
             _ = await peer.nextMessage(named: "pusher:subscribe")
             peer.send(

@@ -14,7 +14,7 @@ struct NIOWebSocketTransportTests {
         options.backoff.jitter = 0
         let clock = VirtualClock()
         let client = PusherClient(key: "key", options: options, clock: clock)
-        try await withRunning(client) { client in
+        try await withRunningClient(client) { client in
             var errors = client.errors.makeAsyncIterator()
             let first = try #require(await errors.next())
             #expect(first.code == .transportFailed)

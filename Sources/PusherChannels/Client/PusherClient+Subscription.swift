@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+extension PusherClient {
+    /// Subscribes to `channel` for the duration of `body`: the consumer is registered before `body`
+    /// runs (and, by default, the server has confirmed the subscription), and removed when `body`
+    /// returns or throws, which unsubscribes once the channel has no other consumer.
+    ///
+    /// ```swift
+    /// try await client.withSubscription(to: "prices") { prices in
+    ///     // Subscribed: whatever the server sends from now on is in `prices`.
+    ///     for try await event in prices { … }
+    /// }
+    /// ```
+    ///
+    /// Events that arrive before the loop starts wait in the subscription's buffer (see
+    /// ``BufferingPolicy``). The subscription is `Sendable`: a child task may iterate it while
+    /// `body` does something else.
+    ///
+    /// - Parameters:
+    ///   - channel: The channel's name; its prefix (`private-`, `presence-`, …) gives its kind.
+    ///   - eventName: Only events with this name, or every event of the channel with `nil`.
+    ///   - authorization: For a private or presence channel, an authorization you obtained yourself
+    ///     for the current connection. See ``ProvidedAuthorization``.
+    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    ///   - waitsForConfirmation: With true (the default), `body` runs only once the server has
+    ///     confirmed the subscription (`pusher_internal:subscription_succeeded`); until then this
+    ///     waits, connecting and reconnecting as ``run()`` does, for as long as the task is not
+    ///     cancelled. With false, `body` runs at once.
+    ///   - isolation: The actor `body` runs on; the caller's by default.
+    ///   - body: Runs with the subscription; its result is returned.
+    /// - Throws: ``PusherError`` when the channel name is invalid, the kind needs what the client
+    ///   lacks, the subscription fails or the client stops before confirming (only while waiting
+    ///   for the confirmation); `CancellationError` when the task is cancelled while waiting;
+    ///   otherwise what `body` throws.
+    @discardableResult
+    public func withSubscription<Result>(
+        to channel: String,
+        named eventName: String? = nil,
+        authorization: ProvidedAuthorization? = nil,
+        buffering: BufferingPolicy? = nil,
+        waitsForConfirmation: Bool = true,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ChannelSubscription) async throws -> Result
+    ) async throws -> Result {
+        // Observed before the consumer exists, so that no outcome can come in between.
+        var outcomes = waitsForConfirmation ? self.subscriptionEvents(on: channel).makeAsyncIterator() : nil
+        let ticket = ConsumerTicket()
+        let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering ?? self.options.buffering)
+        let token = self.registerConsumer(
+            .channel(channel, eventName: eventName, authorization: authorization), .events(buffer), ticket: ticket)
+        defer {
+            buffer.finish()
+            withExtendedLifetime(token) {}
+        }
+        if var confirmations = outcomes {
+            // Observed no longer than needed.
+            outcomes = nil
+            while try await !self.isConfirmed(channel, ticket: ticket) {
+                switch await confirmations.next(isolation: isolation) {
+                case .succeeded?:
+                    continue
+                case .failed(_, let error)?:
+                    throw error
+                case nil:
+                    try Task.checkCancellation()
+                    throw PusherError(
+                        .subscriptionFailed, "the client stopped before the server confirmed the subscription",
+                        channel: channel)
+                }
+            }
+        }
+        return try await body(ChannelSubscription(channel: channel, buffer: buffer, claim: IterationClaim()))
+    }
+
+    /// The signed-in user's events for the duration of `body`: the consumer is registered before
+    /// `body` runs, so events the server sends to the user once ``signIn()`` succeeds are not
+    /// missed, and removed when `body` returns or throws. Does not sign in by itself.
+    ///
+    /// - Parameters:
+    ///   - eventName: Only events with this name, or every event with `nil`.
+    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    ///   - isolation: The actor `body` runs on; the caller's by default.
+    ///   - body: Runs with the user's events; its result is returned.
+    /// - Throws: What `body` throws.
+    @discardableResult
+    public func withUserEvents<Result>(
+        named eventName: String? = nil,
+        buffering: BufferingPolicy? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ChannelSubscription) async throws -> Result
+    ) async throws -> Result {
+        let (buffer, token) = self.registerEventConsumer(
+            .user(eventName: eventName), channel: Self.userEventsConsumers,
+            buffering: buffering ?? self.options.buffering)
+        defer {
+            buffer.finish()
+            withExtendedLifetime(token) {}
+        }
+        return try await body(ChannelSubscription(channel: nil, buffer: buffer, claim: IterationClaim()))
+    }
+
+    /// Whether the server has confirmed `channel` with `ticket`'s consumer registered.
+    ///
+    /// - Throws: ``PusherError`` when the consumer was refused (an invalid name, a missing
+    ///   authorizer) or the client has stopped.
+    private func isConfirmed(_ channel: String, ticket: ConsumerTicket) throws(PusherError) -> Bool {
+        self.registerPendingConsumers()
+        switch ticket.current {
+        case .registered:
+            return self.engine.isSubscribed(channel)
+        case .refused(let error?):
+            throw error
+        case .refused(nil), .released, .pending:
+            throw PusherError(
+                .subscriptionFailed, "the client stopped before the server confirmed the subscription", channel: channel
+            )
+        }
+    }
+}
