@@ -11,6 +11,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `pusher-channels webhooks`: an HTTP server that verifies Pusher's webhooks and prints their
 /// events as JSON lines.
 struct Webhooks: AsyncParsableCommand {

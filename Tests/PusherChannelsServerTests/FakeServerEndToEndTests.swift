@@ -36,10 +36,10 @@ struct FakeServerEndToEndTests {
             let pusher = try Self.publisher(for: server)
             let first = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
             let second = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-            try await withRunning(first) { first in
+            try await withRunningClient(first) { first in
                 await server.waitForConnections(count: 1)
                 let excluded = try #require(await server.snapshot.connections.first?.socketID)
-                try await withRunning(second) { second in
+                try await withRunningClient(second) { second in
                     async let firstEvents = Self.collect(first.events(on: "orders"), count: 2)
                     async let secondEvents = Self.collect(second.events(on: "orders"), count: 3)
                     await server.waitForSubscribers(of: "orders", count: 2)
@@ -75,7 +75,7 @@ struct FakeServerEndToEndTests {
             let pusher = try Self.publisher(for: server, masterKey: true)
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
-            try await withRunning(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+            try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
                 client in
                 async let events = Self.collect(client.events(on: channel), count: 2)
                 await server.waitForSubscribers(of: channel)

@@ -24,7 +24,7 @@ struct FakeServerWebhookTests {
                 options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
                     PresenceMember(userID: "dana", userInfo: nil)
                 }
-                try await withRunning(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+                try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
                     client in
                     var roster = client.presence(on: "presence-desk").makeAsyncIterator()
                     _ = try await roster.next()

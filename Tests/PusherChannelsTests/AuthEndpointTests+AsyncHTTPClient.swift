@@ -30,7 +30,7 @@ extension AuthEndpointTests {
                         headers: ["Authorization": "Bearer secret-token", "X-Api-Key": "secret-key"]
                     )
                     let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-                    try await withRunning(client) { client in
+                    try await withRunningClient(client) { client in
                         var failure: PusherError?
                         do {
                             for try await _ in client.events(on: "private-chat") {}
@@ -132,7 +132,7 @@ extension AuthEndpointTests {
             options.authorizer = .endpoint(server.authEndpoint)
             options.userAuthenticator = .endpoint(server.userAuthEndpoint)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "private-orders"), count: 1)
                 await server.waitForSubscribers(of: "private-orders")
                 await server.trigger(channel: "private-orders", event: "created", data: "{}")
@@ -168,7 +168,7 @@ extension AuthEndpointTests {
                 options.authorizer = .endpoint(URL(string: "\(endpoint.url)/pusher/auth")!)  // a valid literal
                 let clock = VirtualClock()
                 let client = PusherClient(key: server.appKey, options: options, clock: clock)
-                try await withRunning(client) { client in
+                try await withRunningClient(client) { client in
                     async let failure: PusherError? = {
                         do {
                             for try await _ in client.events(on: "private-chat") {}

@@ -31,7 +31,7 @@ extension CLITests {
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 async let plain = collect(client.events(on: "prices"), count: 3)
                 async let sealed = collect(client.events(on: "private-encrypted-vault"), count: 2)
                 await server.waitForSubscribers(of: "prices")
@@ -77,7 +77,7 @@ extension CLITests {
             var options = server.clientOptions()
             options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in PresenceMember(userID: "u7") }
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 // The snapshot: subscribed. The iterator lives on, so the channel stays occupied.
                 var changes = client.presence(on: "presence-room").makeAsyncIterator()
                 _ = try await changes.next()

@@ -17,7 +17,7 @@ struct FakeServerHTTPAPITests {
         try await FakePusherServer.withRunning(configuration: Self.configuration) { server in
             let api = SignedAPIClient(server)
             let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-            try await withRunning(client) { client in
+            try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "prices"), count: 2)
                 await server.waitForSubscribers(of: "prices")
                 let plain = try await api.trigger(["prices", "other"], event: "new-price", data: #"{"price":1}"#)
@@ -40,10 +40,10 @@ struct FakeServerHTTPAPITests {
             let api = SignedAPIClient(server)
             let first = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
             let second = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-            try await withRunning(first) { first in
+            try await withRunningClient(first) { first in
                 await server.waitForConnections(count: 1)
                 let excluded = try #require(await server.snapshot.connections.first?.socketID)
-                try await withRunning(second) { second in
+                try await withRunningClient(second) { second in
                     async let firstEvents = collect(first.events(on: "room"), count: 1)
                     async let secondEvents = collect(second.events(on: "room"), count: 2)
                     await server.waitForSubscribers(of: "room", count: 2)

@@ -27,9 +27,9 @@ struct FakeServerQueryAndWebhookTests {
                 key: server.appKey, options: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
             let bob = PusherClient(
                 key: server.appKey, options: Self.presenceOptions(server, user: "bob"), clock: VirtualClock())
-            try await withRunning(alice) { alice in
-                try await withRunning(alsoAlice) { alsoAlice in
-                    try await withRunning(bob) { bob in
+            try await withRunningClient(alice) { alice in
+                try await withRunningClient(alsoAlice) { alsoAlice in
+                    try await withRunningClient(bob) { bob in
                         var rosters = [
                             alice.presence(on: "presence-room").makeAsyncIterator(),
                             alsoAlice.presence(on: "presence-room").makeAsyncIterator(),
@@ -81,7 +81,7 @@ struct FakeServerQueryAndWebhookTests {
             options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) {
                 UserAuthenticator.userData(id: "carol")
             }
-            try await withRunning(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+            try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
                 client in
                 async let userEvents = collect(client.userEvents(), count: 1)
                 try await client.signIn()
@@ -106,7 +106,7 @@ struct FakeServerQueryAndWebhookTests {
             try await FakePusherServer.withRunning(configuration: configuration) { server in
                 let alice = PusherClient(
                     key: server.appKey, options: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
-                try await withRunning(alice) { alice in
+                try await withRunningClient(alice) { alice in
                     var roster = alice.presence(on: "presence-room").makeAsyncIterator()
                     _ = try await roster.next()
                     try await alice.trigger("client-typing", on: "presence-room", data: #"{"now":true}"#)
@@ -137,7 +137,7 @@ struct FakeServerQueryAndWebhookTests {
 
                 await receiver.setAuthEndpoint(.respond(status: 500, body: "down"))
                 let late = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-                try await withRunning(late) { late in
+                try await withRunningClient(late) { late in
                     async let news = collect(late.events(on: "news"), count: 1)
                     await server.waitForSubscribers(of: "news")
                     await server.waitUntil { $0.webhooksFailed == 1 }
