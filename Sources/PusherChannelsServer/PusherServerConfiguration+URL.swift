@@ -37,8 +37,8 @@ extension PusherServerConfiguration {
         guard let at = authority.lastIndex(of: "@") else { throw invalid("it has no KEY:SECRET@") }
         let userInfo = authority[..<at]
         guard let colon = userInfo.firstIndex(of: ":") else { throw invalid("it has no ':' between key and secret") }
-        guard let key = Self.percentDecoded(userInfo[..<colon]),
-            let secret = Self.percentDecoded(userInfo[userInfo.index(after: colon)...])
+        guard let key = PercentEncoding.decodeUTF8(userInfo[..<colon]),
+            let secret = PercentEncoding.decodeUTF8(userInfo[userInfo.index(after: colon)...])
         else { throw invalid("the key or secret has an invalid percent-encoding") }
         let (host, port) = try Self.hostAndPort(authority[authority.index(after: at)...], invalid: invalid)
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
@@ -70,30 +70,5 @@ extension PusherServerConfiguration {
         guard let portText else { return (String(host), nil) }
         guard let port = Int(portText) else { throw invalid("the port is not a number") }
         return (String(host), port)
-    }
-
-    /// Decodes `%XX` escapes; nil when an escape is malformed or the result is not UTF-8.
-    private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes = [UInt8]()
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

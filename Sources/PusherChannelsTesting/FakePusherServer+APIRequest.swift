@@ -87,34 +87,10 @@ extension FakePusherServer {
             }
         }
 
-        /// `text` with `%XX` escapes decoded and `+` read as a space; invalid escapes are kept as they are.
+        /// `text` with `%XX` escapes decoded and `+` read as a space; text with an invalid escape
+        /// is kept as it is.
         static func decoded(_ text: Substring) -> String {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(text.utf8.count)
-            var input = text.utf8[...]
-            while let byte = input.popFirst() {
-                if byte == UInt8(ascii: "+") {
-                    bytes.append(UInt8(ascii: " "))
-                } else if byte == UInt8(ascii: "%"), input.count >= 2,
-                    let high = Self.hexValue(input[input.startIndex]),
-                    let low = Self.hexValue(input[input.index(after: input.startIndex)])
-                {
-                    bytes.append(high << 4 | low)
-                    input = input.dropFirst(2)
-                } else {
-                    bytes.append(byte)
-                }
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-
-        private static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
+            PercentEncoding.decode(text, plusAsSpace: true) ?? String(text)
         }
     }
 }

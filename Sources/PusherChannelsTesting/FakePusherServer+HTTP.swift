@@ -80,7 +80,7 @@ extension FakePusherServer {
         var fields: [String: String] = [:]
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map {
-                PercentEncoding.decode($0.replacing("+", with: " ")) ?? String($0)
+                PercentEncoding.decode($0, plusAsSpace: true) ?? String($0)
             }
             fields[parts[0]] = parts.count > 1 ? parts[1] : ""
         }

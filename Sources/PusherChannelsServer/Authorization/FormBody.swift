@@ -35,43 +35,15 @@ package struct FormBody: Sendable, Hashable {
         self.fields.filter { $0.name == name }.map(\.value)
     }
 
-    /// Percent-decodes one name or value.
+    /// Percent-decodes one name or value (`+` is a space).
     package static func decode(_ encoded: Substring.UTF8View) throws(Malformed) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(encoded.count)
-        var index = encoded.startIndex
-        while index < encoded.endIndex {
-            let byte = encoded[index]
-            switch byte {
-            case UInt8(ascii: "+"):
-                bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                let first = encoded.index(after: index)
-                guard first < encoded.endIndex, encoded.index(after: first) < encoded.endIndex,
-                    let high = Self.hexValue(encoded[first]),
-                    let low = Self.hexValue(encoded[encoded.index(after: first)])
-                else {
-                    throw Malformed(reason: "a '%' is not followed by two hexadecimal digits")
-                }
-                bytes.append(high << 4 | low)
-                index = encoded.index(after: first)
-            default:
-                bytes.append(byte)
-            }
-            index = encoded.index(after: index)
+        guard let bytes = PercentEncoding.decodedBytes(Substring(encoded), plusAsSpace: true) else {
+            throw Malformed(reason: "a '%' is not followed by two hexadecimal digits")
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        // Decoding repairs invalid UTF-8 with replacement characters: refuse it instead.
-        guard text.utf8.elementsEqual(bytes) else { throw Malformed(reason: "a decoded field is not UTF-8") }
+        // Decoding would repair invalid UTF-8 with replacement characters: refuse it instead.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Malformed(reason: "a decoded field is not UTF-8")
+        }
         return text
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -27,13 +27,17 @@ package enum PercentEncoding {
         return output
     }
 
-    /// `text` with every `%HH` decoded (as UTF-8, invalid sequences replaced); nil when a `%` is
-    /// not followed by two hexadecimal digits.
-    package static func decode(_ text: some StringProtocol) -> String? {
+    /// The bytes of `text` with every `%HH` decoded, and `+` read as a space when `plusAsSpace`
+    /// (form bodies and query strings); nil when a `%` is not followed by two hexadecimal digits.
+    package static func decodedBytes(_ text: some StringProtocol, plusAsSpace: Bool = false) -> [UInt8]? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
+            if plusAsSpace, byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+                continue
+            }
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
                 continue
@@ -42,7 +46,18 @@ package enum PercentEncoding {
             else { return nil }
             bytes.append(high << 4 | low)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
+    }
+
+    /// `text` with every `%HH` decoded (as UTF-8, invalid sequences replaced); nil when a `%` is
+    /// not followed by two hexadecimal digits.
+    package static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+        self.decodedBytes(text, plusAsSpace: plusAsSpace).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `text` with every `%HH` decoded; nil when an escape is malformed or the result is not UTF-8.
+    package static func decodeUTF8(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+        self.decodedBytes(text, plusAsSpace: plusAsSpace).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
