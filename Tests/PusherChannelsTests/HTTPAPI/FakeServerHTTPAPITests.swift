@@ -77,12 +77,14 @@ struct FakeServerHTTPAPITests {
             #expect(key.status == 401)
             #expect(key.body.hasPrefix("Unknown auth_key"))
 
-            let expired = try await api.trigger(["c"], data: data, tampering: .init(timestampOffset: -601))
+            // A minute on either side of the ±600 s window, so a slow run (ThreadSanitizer) cannot move
+            // a timestamp across it between signing and checking.
+            let expired = try await api.trigger(["c"], data: data, tampering: .init(timestampOffset: -660))
             #expect(expired.status == 401)
             #expect(expired.body.hasPrefix("Timestamp expired"))
-            let future = try await api.trigger(["c"], data: data, tampering: .init(timestampOffset: 601))
+            let future = try await api.trigger(["c"], data: data, tampering: .init(timestampOffset: 660))
             #expect(future.status == 401)
-            let skewed = try await api.trigger(["c"], data: data, tampering: .init(timestampOffset: -590))
+            let skewed = try await api.trigger(["c"], data: data, tampering: .init(timestampOffset: -540))
             #expect(skewed.status == 200)
 
             let md5 = try await api.trigger(["c"], data: data, tampering: .init(md5Body: "{}"))
