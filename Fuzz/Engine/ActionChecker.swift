@@ -74,7 +74,13 @@ struct ActionChecker {
         case .user:
             check(event.channel == "#server-to-user-me", "user event on \(event.channel)")
         }
-        if event.channel == EngineFixture.encrypted, !PusherEventName.isProtocolEvent(event.name) {
+        if event.channel == EngineFixture.encrypted, PusherEventName.isProtocolEvent(event.name) {
+            // The relaying server's plaintext never reaches an encrypted channel's consumers: only
+            // `pusher:cache_miss` does, without its data.
+            check(
+                event.name == PusherEventName.cacheMiss && event.data.isEmpty,
+                "plaintext \(event.name) delivered on an encrypted channel: \(event.data)")
+        } else if event.channel == EngineFixture.encrypted {
             // Nothing but the seeds' plaintexts passes the MAC under the fixed key.
             check(FuzzKey.plaintexts.contains(event.data), "encrypted event delivered undecrypted: \(event.data)")
         } else {
