@@ -12,11 +12,15 @@ struct FakeServerEndToEndTests {
     static let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
     static let fake = FakePusherServer.Configuration(appSecret: secret, encryptionMasterKey: masterKey)
 
+    /// Timeouts are not what these tests are about: generous, so a slow run (ThreadSanitizer on a
+    /// loaded machine) never turns an answer into a timeout.
+    static let timeout = Duration.seconds(60)
+
     /// A publisher configured against the fake server from its public accessors.
     static func publisher(for server: FakePusherServer, masterKey: Bool = false) throws -> PusherServer {
         let configuration = try PusherServerConfiguration(
             appID: server.appID, key: server.appKey, secret: try #require(server.appSecret), host: server.host,
-            port: server.port, useTLS: false,
+            port: server.port, useTLS: false, timeout: Self.timeout,
             encryptionMasterKey: masterKey ? try PusherServerConfiguration.MasterKey(base64: Self.masterKey) : nil)
         return PusherServer(configuration: configuration)
     }
@@ -93,7 +97,7 @@ struct FakeServerEndToEndTests {
         try await FakePusherServer.withRunning(configuration: Self.fake) { server in
             let configuration = try PusherServerConfiguration(
                 appID: server.appID, key: server.appKey, secret: "wrong", host: server.host, port: server.port,
-                useTLS: false)
+                useTLS: false, timeout: Self.timeout)
             let pusher = PusherServer(configuration: configuration)
             do throws(PusherServerError) {
                 try await pusher.trigger(channels: ["orders"], event: "created", data: "{}")
