@@ -27,6 +27,17 @@ public struct ChannelCounts: Sendable, Hashable {
         self.init(subscriptionCount: subscriptionCount, userCount: userCount)
     }
 
+    /// The counts by channel of an answer `{"channels": {name: {counts}}}` (or `{}`), which trigger and
+    /// channels queries share.
+    static func byChannel(inAnswer body: String, status: Int) throws(PusherServerError) -> [String: ChannelCounts] {
+        let fields = try ResponseJSON.object(body, status: status)
+        guard let channels = Self.byChannel(fields["channels"]) else {
+            throw ResponseJSON.undecodable(
+                "the answer's channels are not counts by channel", body: body, status: status)
+        }
+        return channels
+    }
+
     /// The counts of every channel of an object `{name: {counts}}`; nil when one is not valid.
     static func byChannel(_ value: JSONValue?) -> [String: ChannelCounts]? {
         guard let value else { return [:] }

@@ -20,11 +20,6 @@ public struct ChannelsResult: Sendable, Hashable {
 
     /// Reads `{"channels": {name: {counts}}}`.
     init(parsing body: String, status: Int) throws(PusherServerError) {
-        let fields = try ResponseJSON.object(body, status: status)
-        guard let channels = ChannelCounts.byChannel(fields["channels"]) else {
-            throw ResponseJSON.undecodable(
-                "the answer's channels are not counts by channel", body: body, status: status)
-        }
-        self.init(channels: channels, responseBody: body)
+        self.init(channels: try ChannelCounts.byChannel(inAnswer: body, status: status), responseBody: body)
     }
 }
