@@ -37,7 +37,8 @@ import PusherCore
         let established =
             #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"1.1\",\"activity_timeout\":120}"}"#
         _ = engine.received([.text(established)], generation: 1, at: .zero)
-        guard let (id, _) = try engine.addConsumer(.channel("load", eventName: nil, authorization: nil)) else {
+        guard let (id, _) = try engine.addConsumer(.channel("load", eventName: nil, authorization: nil), at: .zero)
+        else {
             return 0
         }
         _ = engine.received(

@@ -20,9 +20,9 @@ extension FakePusherServer {
     /// with a test time limit).
     public func waitUntil(_ condition: @escaping @Sendable (Snapshot) -> Bool) async {
         if condition(self.snapshot) { return }
-        let signal = OneShotSignal()
+        let signal = WaitableState(false)
         self.waiters.append(Waiter(condition: condition, signal: signal))
-        await signal.wait()
+        await signal.waitUntilFired()
     }
 
     /// Suspends until `count` connections have been opened in total (open or not).

@@ -40,7 +40,7 @@ public actor FakePusherServer {
 
     struct Waiter {
         let condition: @Sendable (Snapshot) -> Bool
-        let signal: OneShotSignal
+        let signal: WaitableState<Bool>
     }
 
     public nonisolated let configuration: Configuration

@@ -10,7 +10,6 @@ package final class InMemoryPeer: Sendable {
     private struct State {
         var closeFrame: TransportClose?
         var clientClosed = false
-        var writesStalled = false
     }
 
     /// The URL the client connected to.
@@ -18,7 +17,8 @@ package final class InMemoryPeer: Sendable {
     private let mailbox = InboundMailbox()
     private let state = NIOLockedValueBox(State())
     private let sent = ArrivalLog<String>()
-    private let writesResumed = WakeupSignal()
+    /// Whether the client's writes are stalled.
+    private let writesStalled = WaitableState(false)
 
     init(url: String) {
         self.url = url
@@ -58,8 +58,7 @@ package final class InMemoryPeer: Sendable {
 
     /// While stalled, the client's writes do not complete (a server that stops reading).
     package func stallWrites(_ stalled: Bool) {
-        self.state.withLockedValue { $0.writesStalled = stalled }
-        if !stalled { self.writesResumed.signal() }
+        self.writesStalled.update { $0 = stalled }
     }
 
     var closeFrame: TransportClose? { self.state.withLockedValue { $0.closeFrame } }
@@ -95,9 +94,8 @@ package final class InMemoryPeer: Sendable {
         }
 
         func send(_ text: String) async throws {
-            while self.peer.state.withLockedValue({ $0.writesStalled }) {
-                await self.peer.writesResumed.wait()
-                try Task.checkCancellation()
+            guard await self.peer.writesStalled.wait(until: { $0 ? nil : true }) != nil else {
+                throw CancellationError()
             }
             self.peer.sent.append(text)
         }

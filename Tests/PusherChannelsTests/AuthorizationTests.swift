@@ -8,9 +8,11 @@ import Testing
 /// Records every authorization request; can hold one back until the test releases it.
 actor AuthorizerScript {
     private(set) var requests: [(socketID: String, channel: String)] = []
-    private var holds: [Int: OneShotSignal] = [:]
+    private var holds: [Int: WaitableState<Bool>] = [:]
     private var failures: Set<Int> = []
-    private var requestWaiters: [(count: Int, signal: OneShotSignal)] = []
+    /// Fired for each request whose task was cancelled while it was held.
+    private var cancellations: [Int: WaitableState<Bool>] = [:]
+    private var requestWaiters: [(count: Int, signal: WaitableState<Bool>)] = []
     let key: String
     let secret: String
     /// Gives encrypted channels the server's current shared secret.
@@ -23,16 +25,16 @@ actor AuthorizerScript {
     }
 
     /// Holds request number `index` (1-based) until ``release(_:)``.
-    func hold(_ index: Int) { self.holds[index] = OneShotSignal() }
+    func hold(_ index: Int) { self.holds[index] = WaitableState(false) }
     func release(_ index: Int) { self.holds[index]?.fire() }
     /// Makes request number `index` throw.
     func fail(_ index: Int) { self.failures.insert(index) }
 
     func waitForRequests(_ count: Int) async {
         guard self.requests.count < count else { return }
-        let signal = OneShotSignal()
+        let signal = WaitableState(false)
         self.requestWaiters.append((count, signal))
-        await signal.wait()
+        await signal.waitUntilFired()
     }
 
     func authorize(socketID: String, channel: String) async throws -> ChannelAuthorization {
@@ -44,7 +46,8 @@ actor AuthorizerScript {
             return true
         }
         if let hold = self.holds[index] {
-            await hold.wait()
+            await hold.waitUntilFired()
+            if Task.isCancelled { self.cancellation(index).fire() }
             try Task.checkCancellation()
         }
         if self.failures.contains(index) { throw ScriptError.refused }
@@ -52,6 +55,18 @@ actor AuthorizerScript {
             key: self.key, secret: self.secret, socketID: socketID, channel: channel)
         if let server { authorization.sharedSecret = await server.sharedSecret(for: channel) }
         return authorization
+    }
+
+    /// Suspends until request number `index` saw its task cancelled while it was held.
+    func waitForCancellation(of index: Int) async {
+        await self.cancellation(index).waitUntilFired()
+    }
+
+    private func cancellation(_ index: Int) -> WaitableState<Bool> {
+        if let signal = self.cancellations[index] { return signal }
+        let signal = WaitableState(false)
+        self.cancellations[index] = signal
+        return signal
     }
 
     enum ScriptError: Error { case refused }
@@ -201,7 +216,7 @@ struct AuthorizationTests {
         }
     }
 
-    @Test("an authorizer that does not answer in time fails the subscription")
+    @Test("an authorizer that does not answer in time fails the subscription, and its call is cancelled")
     func authorizationTimeout() async throws {
         try await withAuthHarness { harness, script in
             var states = harness.client.connectionStates.makeAsyncIterator()
@@ -209,7 +224,9 @@ struct AuthorizationTests {
             await script.hold(1)
             let consumer = Task { try await collect(harness.client.events(on: "private-chat"), count: 1) }
             await script.waitForRequests(1)
-            await harness.clock.waitForDeadlines([.seconds(10), .seconds(120)])
+            // One task sleeps until the earliest of the client's timers: the authorization's, then the activity timer.
+            await harness.clock.waitForDeadlines([.seconds(10)])
+            #expect(await harness.client.scheduledTimers.map(\.deadline) == [.seconds(10), .seconds(120)])
             harness.clock.advance(by: .seconds(10))
             await #expect {
                 _ = try await consumer.value
@@ -217,6 +234,9 @@ struct AuthorizationTests {
                 let error = error as? PusherError
                 return error?.code == .authorizationFailed && error?.message.contains("did not answer") == true
             }
+            // The authorizer's task saw the cancellation (the run is still going: it is not the run's end).
+            await script.waitForCancellation(of: 1)
+            #expect(await harness.client.state.isConnected)
         }
     }
 

@@ -35,7 +35,9 @@ struct ConnectionLifecycleTests {
                 #expect(error.code == .connectionClosed)
                 #expect(error.closeCode == 4001)
                 #expect(error.message.contains("App key not in this cluster"))
-                #expect(clock.sleeperCount == 0)
+                // No timer is left: none scheduled, and the one timer task stops sleeping.
+                #expect(await client.scheduledTimers.isEmpty)
+                await clock.waitForDeadlines([])
                 #expect(await server.snapshot.connections.count == 1)
             }
         }
@@ -55,7 +57,8 @@ struct ConnectionLifecycleTests {
             #expect(error.closeCode == code)
             let reported = await errors.next()
             #expect(reported?.closeCode == code)
-            #expect(harness.clock.sleeperCount == 0)
+            #expect(await harness.client.scheduledTimers.isEmpty)
+            await harness.clock.waitForDeadlines([])
             #expect(await harness.server.snapshot.connections.count == 1)
         }
     }
@@ -145,7 +148,8 @@ struct ConnectionLifecycleTests {
             let failed = await states.collect { $0.failure != nil }
             let error = try #require(failed.last?.failure)
             #expect(error.code == .reconnectAttemptsExhausted)
-            #expect(harness.clock.sleeperCount == 0)
+            #expect(await harness.client.scheduledTimers.isEmpty)
+            await harness.clock.waitForDeadlines([])
             harness.server.refuseConnections(false)
             await harness.client.connect()
             let seen = await states.collect { $0.isConnected }

@@ -24,14 +24,17 @@ struct ConnectionStateMachineTests {
     func handshakeOrder() {
         var openFirst = Machine()
         #expect(
-            openFirst.connect(at: .zero) == [.openConnection(generation: 1), .publishState(.connecting(attempt: 0))])
+            openFirst.connect(at: .zero) == [
+                .openConnection(generation: 1), .publishState(.connecting(attempt: 0)),
+                .scheduleTimer(.handshake(1), deadline: .seconds(10)),
+            ])
         #expect(openFirst.transportOpened(generation: 1, at: .zero) == [])
         #expect(openFirst.publicState == .connecting(attempt: 0))
         let actions = openFirst.connectionEstablished(generation: 1, socketID: "9.9", activityTimeout: nil, at: .zero)
         #expect(
             actions == [
                 .publishState(.connected(socketID: "9.9")), .connectionReady(socketID: "9.9"),
-                .rearmWatchdog(generation: 1),
+                .cancelTimer(.handshake(1)), .scheduleTimer(.activity(1), deadline: .seconds(120)),
             ])
 
         var establishedFirst = Machine()
@@ -52,31 +55,53 @@ struct ConnectionStateMachineTests {
         ]
     )
     func activityTimeout(server: Duration?, effective: Duration) {
-        var machine = Self.connected(serverTimeout: server)
-        #expect(machine.watchdogFired(generation: 1, at: .zero, random: 0).0 == .sleep(effective))
+        var machine = Machine()
+        _ = machine.connect(at: .zero)
+        _ = machine.transportOpened(generation: 1, at: .zero)
+        let actions = machine.connectionEstablished(
+            generation: 1, socketID: "1.1", activityTimeout: server, at: .seconds(1))
+        #expect(actions.last == .scheduleTimer(.activity(1), deadline: .seconds(1) + effective))
     }
 
     @Test("a ping is sent after the activity timeout of silence; any message postpones it")
     func ping() {
         var machine = Self.connected()
         machine.messageReceived(at: .seconds(100))
-        #expect(machine.watchdogFired(generation: 1, at: .seconds(120), random: 0) == (.sleep(.seconds(100)), []))
-        let (decision, actions) = machine.watchdogFired(generation: 1, at: .seconds(220), random: 0)
-        #expect(decision == .sleep(.seconds(30)))
-        #expect(actions == [.send(generation: 1, text: OutboundMessage.ping)])
+        // The activity timer is not moved per message: when it fires, it is scheduled again from
+        // the last message.
+        #expect(
+            machine.timerFired(.activity(1), at: .seconds(120), random: 0) == [
+                .scheduleTimer(.activity(1), deadline: .seconds(220))
+            ])
+        #expect(
+            machine.timerFired(.activity(1), at: .seconds(220), random: 0) == [
+                .send(generation: 1, text: OutboundMessage.ping), .scheduleTimer(.pong(1), deadline: .seconds(250)),
+            ])
         // The pong (any message) arrives: back to the activity timer.
         machine.messageReceived(at: .seconds(221))
-        #expect(machine.watchdogFired(generation: 1, at: .seconds(250), random: 0) == (.sleep(.seconds(91)), []))
+        #expect(
+            machine.timerFired(.pong(1), at: .seconds(250), random: 0) == [
+                .scheduleTimer(.activity(1), deadline: .seconds(341))
+            ])
+        // A timer that is not the socket's current one (already replaced) changes nothing.
+        #expect(machine.timerFired(.pong(1), at: .seconds(260), random: 0) == [])
+        #expect(machine.timerFired(.activity(7), at: .seconds(400), random: 0) == [])
     }
 
     @Test("no reply within the pong timeout drops the socket and reconnects at once")
     func pongTimeout() {
         var machine = Self.connected()
-        _ = machine.watchdogFired(generation: 1, at: .seconds(120), random: 0)
-        #expect(machine.watchdogFired(generation: 1, at: .seconds(149), random: 0).0 == .sleep(.seconds(1)))
-        let (decision, actions) = machine.watchdogFired(generation: 1, at: .seconds(150), random: 0)
-        #expect(decision == .stop)
+        _ = machine.timerFired(.activity(1), at: .seconds(120), random: 0)
+        // Fired early (a clock that rounds), it waits on.
+        #expect(
+            machine.timerFired(.pong(1), at: .seconds(149), random: 0) == [
+                .scheduleTimer(.pong(1), deadline: .seconds(150))
+            ])
+        let actions = machine.timerFired(.pong(1), at: .seconds(150), random: 0)
         #expect(actions.first == .abortConnection(generation: 1))
+        // The new socket's handshake timer is the only liveness timer: the pong timer fired already.
+        #expect(!actions.contains(.cancelTimer(.pong(1))))
+        #expect(actions.last == .scheduleTimer(.handshake(2), deadline: .seconds(160)))
         #expect(actions.contains(.connectionLost))
         #expect(actions.contains(.openConnection(generation: 2)))
         guard case .reconnecting(1, .zero, let cause)? = actions.compactMap(\.publishedState).first else {
@@ -91,13 +116,12 @@ struct ConnectionStateMachineTests {
         var machine = Self.connected()
         #expect(
             machine.checkConnection(at: .seconds(5)) == [
-                .send(generation: 1, text: OutboundMessage.ping), .rearmWatchdog(generation: 1),
+                .send(generation: 1, text: OutboundMessage.ping), .cancelTimer(.activity(1)),
+                .scheduleTimer(.pong(1), deadline: .seconds(35)),
             ])
         #expect(machine.checkConnection(at: .seconds(6)) == [])
-        #expect(machine.watchdogFired(generation: 1, at: .seconds(6), random: 0).0 == .sleep(.seconds(29)))
-        #expect(
-            machine.watchdogFired(generation: 1, at: .seconds(35), random: 0).1.first == .abortConnection(generation: 1)
-        )
+        #expect(machine.timerFired(.activity(1), at: .seconds(120), random: 0) == [])
+        #expect(machine.timerFired(.pong(1), at: .seconds(35), random: 0).first == .abortConnection(generation: 1))
         var idle = Machine()
         #expect(idle.checkConnection(at: .zero) == [])
     }
@@ -115,7 +139,7 @@ struct ConnectionStateMachineTests {
         let actions = machine.transportClosed(
             generation: 1, closeCode: code, reason: "nope", at: .seconds(1), random: 0)
         #expect(!actions.contains { if case .openConnection = $0 { true } else { false } })
-        #expect(!actions.contains { if case .startReconnectTimer = $0 { true } else { false } })
+        #expect(!actions.contains { if case .scheduleTimer(.reconnect, _) = $0 { true } else { false } })
         guard case .failed(let error) = machine.publicState else {
             Issue.record("expected failed, got \(machine.publicState)")
             return
@@ -130,16 +154,16 @@ struct ConnectionStateMachineTests {
             Machine.Configuration(
                 backoff: Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(3), jitter: 0)))
         var delays: [Duration] = []
-        var generation = 1
+        var generation: Generation = 1
         for step in 0..<6 {
             let actions = machine.transportClosed(
                 generation: generation, closeCode: 4100, reason: nil, at: .seconds(step), random: 0)
-            guard case .startReconnectTimer(let timer, let delay)? = actions.last else {
+            guard case .scheduleTimer(.reconnect(let timer), let deadline)? = actions.last else {
                 Issue.record("expected a timer, got \(actions)")
                 return
             }
-            delays.append(delay)
-            let reopened = machine.reconnectTimerFired(generation: timer, at: .seconds(step))
+            delays.append(deadline - .seconds(step))
+            let reopened = machine.timerFired(.reconnect(timer), at: .seconds(step), random: 0)
             guard case .openConnection(let next)? = reopened.first else { return }
             generation = next
         }
@@ -150,21 +174,21 @@ struct ConnectionStateMachineTests {
     func reconnectNow() {
         var machine = Self.connected()
         var actions = machine.transportClosed(generation: 1, closeCode: 1006, reason: nil, at: .zero, random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 2, delay: .seconds(1)))
-        actions = machine.reconnectTimerFired(generation: 2, at: .seconds(1))
+        #expect(actions.last == .scheduleTimer(.reconnect(2), deadline: .seconds(1)))
+        actions = machine.timerFired(.reconnect(2), at: .seconds(1), random: 0)
         #expect(actions.first == .openConnection(generation: 3))
         actions = machine.transportClosed(generation: 3, closeCode: 4200, reason: nil, at: .seconds(1), random: 0)
         #expect(actions.contains(.openConnection(generation: 4)))
         #expect(machine.publicState == .connecting(attempt: 2))
         // The next ordinary failure continues the backoff at step 2 (2 s), not step 3.
         actions = machine.transportClosed(generation: 4, closeCode: nil, reason: nil, at: .seconds(1), random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 5, delay: .seconds(2)))
+        #expect(actions.last == .scheduleTimer(.reconnect(5), deadline: .seconds(3)))
     }
 
     @Test("4200–4299 again and again: at once only the first time, then growing delays")
     func repeatedReconnectNow() {
         var machine = Self.connected()
-        var generation = 1
+        var generation: Generation = 1
         var delays: [Duration] = []
         for step in 0..<5 {
             let now = Duration.seconds(step)
@@ -181,10 +205,11 @@ struct ConnectionStateMachineTests {
             {
                 delays.append(.zero)
                 generation = next
-            } else if case .startReconnectTimer(let timer, let delay)? = actions.last {
+            } else if case .scheduleTimer(.reconnect(let timer), let deadline)? = actions.last {
+                let delay = deadline - now
                 delays.append(delay)
                 guard
-                    case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now + delay)
+                    case .openConnection(let next)? = machine.timerFired(.reconnect(timer), at: now + delay, random: 0)
                         .first
                 else { return }
                 generation = next
@@ -198,7 +223,7 @@ struct ConnectionStateMachineTests {
     @Test("a handshake that is closed at once does not reset the backoff")
     func closedRightAfterHandshake() {
         var machine = Self.connected()
-        var generation = 1
+        var generation: Generation = 1
         var delays: [Duration] = []
         var now = Duration.zero
         for step in 0..<5 {
@@ -209,13 +234,14 @@ struct ConnectionStateMachineTests {
             }
             let actions = machine.transportClosed(
                 generation: generation, closeCode: 1006, reason: nil, at: now, random: 0)
-            guard case .startReconnectTimer(let timer, let delay)? = actions.last else {
+            guard case .scheduleTimer(.reconnect(let timer), let deadline)? = actions.last else {
                 Issue.record("expected a timer, got \(actions)")
                 return
             }
-            delays.append(delay)
-            now += delay
-            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: now).first else {
+            delays.append(deadline - now)
+            now = deadline
+            guard case .openConnection(let next)? = machine.timerFired(.reconnect(timer), at: now, random: 0).first
+            else {
                 return
             }
             generation = next
@@ -228,42 +254,42 @@ struct ConnectionStateMachineTests {
         // Two failures in a row, then a connection that stays up 10 s.
         var machine = Self.connected()
         _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
-        _ = machine.reconnectTimerFired(generation: 2, at: .seconds(1))
+        _ = machine.timerFired(.reconnect(2), at: .seconds(1), random: 0)
         _ = machine.transportFailed(
             generation: 3, error: PusherError(.transportFailed, "refused"), at: .seconds(1), random: 0)
         #expect(
             machine.publicState
                 == .reconnecting(attempt: 2, delay: .seconds(2), cause: PusherError(.transportFailed, "refused")))
-        _ = machine.reconnectTimerFired(generation: 4, at: .seconds(3))
+        _ = machine.timerFired(.reconnect(4), at: .seconds(3), random: 0)
         _ = machine.transportOpened(generation: 5, at: .seconds(3))
         _ = machine.connectionEstablished(generation: 5, socketID: "2.2", activityTimeout: nil, at: .seconds(3))
         var actions = machine.transportClosed(generation: 5, closeCode: 1006, reason: nil, at: .seconds(13), random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 6, delay: .seconds(1)))
+        #expect(actions.last == .scheduleTimer(.reconnect(6), deadline: .seconds(14)))
         #expect(machine.publicState.description.hasPrefix("reconnecting(attempt: 1"))
 
         // Up for only 6 s: not reset.
-        _ = machine.reconnectTimerFired(generation: 6, at: .seconds(14))
+        _ = machine.timerFired(.reconnect(6), at: .seconds(14), random: 0)
         _ = machine.transportOpened(generation: 7, at: .seconds(14))
         _ = machine.connectionEstablished(generation: 7, socketID: "3.3", activityTimeout: nil, at: .seconds(14))
         actions = machine.transportClosed(generation: 7, closeCode: 1006, reason: nil, at: .seconds(20), random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 8, delay: .seconds(2)))
+        #expect(actions.last == .scheduleTimer(.reconnect(8), deadline: .seconds(22)))
 
         // A channel event arrived, but the connection ended 1 s later (under the 2 s settle time):
         // not reset, the backoff goes on growing.
-        _ = machine.reconnectTimerFired(generation: 8, at: .seconds(22))
+        _ = machine.timerFired(.reconnect(8), at: .seconds(22), random: 0)
         _ = machine.transportOpened(generation: 9, at: .seconds(22))
         _ = machine.connectionEstablished(generation: 9, socketID: "4.4", activityTimeout: nil, at: .seconds(22))
         machine.channelEventReceived()
         actions = machine.transportClosed(generation: 9, closeCode: 1006, reason: nil, at: .seconds(23), random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 10, delay: .seconds(4)))
+        #expect(actions.last == .scheduleTimer(.reconnect(10), deadline: .seconds(27)))
 
         // A channel event and 2 s up: reset.
-        _ = machine.reconnectTimerFired(generation: 10, at: .seconds(27))
+        _ = machine.timerFired(.reconnect(10), at: .seconds(27), random: 0)
         _ = machine.transportOpened(generation: 11, at: .seconds(27))
         _ = machine.connectionEstablished(generation: 11, socketID: "5.5", activityTimeout: nil, at: .seconds(27))
         machine.channelEventReceived()
         actions = machine.transportClosed(generation: 11, closeCode: 1006, reason: nil, at: .seconds(29), random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 12, delay: .seconds(1)))
+        #expect(actions.last == .scheduleTimer(.reconnect(12), deadline: .seconds(30)))
     }
 
     @Test("a protocol violation drops the socket; once it is gone the client backs off with the violation as cause")
@@ -275,7 +301,7 @@ struct ConnectionStateMachineTests {
         #expect(machine.isDropping(1))
         #expect(machine.protocolViolation(generation: 1, error: violation) == [])
         let actions = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
-        #expect(actions.last == .startReconnectTimer(generation: 2, delay: .seconds(1)))
+        #expect(actions.last == .scheduleTimer(.reconnect(2), deadline: .seconds(1)))
         #expect(machine.publicState == .reconnecting(attempt: 1, delay: .seconds(1), cause: violation))
         #expect(!machine.isDropping(1))
     }
@@ -302,12 +328,12 @@ struct ConnectionStateMachineTests {
     @Test("the attempt limit ends in failed; connect() afterwards starts afresh")
     func maximumAttempts() {
         var machine = Self.connected(Machine.Configuration(backoff: Backoff(jitter: 0, maximumAttempts: 2)))
-        var generation = 1
+        var generation: Generation = 1
         for _ in 0..<2 {
             let actions = machine.transportClosed(
                 generation: generation, closeCode: nil, reason: nil, at: .zero, random: 0)
-            guard case .startReconnectTimer(let timer, _)? = actions.last else { return }
-            guard case .openConnection(let next)? = machine.reconnectTimerFired(generation: timer, at: .zero).first
+            guard case .scheduleTimer(.reconnect(let timer), _)? = actions.last else { return }
+            guard case .openConnection(let next)? = machine.timerFired(.reconnect(timer), at: .zero, random: 0).first
             else { return }
             generation = next
         }
@@ -324,10 +350,23 @@ struct ConnectionStateMachineTests {
     func disconnectWhileWaiting() {
         var machine = Self.connected()
         _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
-        #expect(machine.disconnect(at: .zero) == [.cancelReconnectTimer(generation: 2), .publishState(.disconnected)])
-        #expect(machine.reconnectTimerFired(generation: 2, at: .seconds(5)) == [])
+        #expect(machine.disconnect(at: .zero) == [.cancelTimer(.reconnect(2)), .publishState(.disconnected)])
+        #expect(machine.timerFired(.reconnect(2), at: .seconds(5), random: 0) == [])
         #expect(machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(5), random: 0) == [])
         #expect(machine.publicState == .disconnected)
+    }
+
+    @Test("connect() while waiting cancels the reconnect timer and opens at once; the old timer does nothing")
+    func connectWhileWaiting() {
+        var machine = Self.connected()
+        _ = machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .zero, random: 0)
+        #expect(
+            machine.connect(at: .seconds(0.5)) == [
+                .cancelTimer(.reconnect(2)), .openConnection(generation: 3), .publishState(.connecting(attempt: 1)),
+                .scheduleTimer(.handshake(3), deadline: .seconds(10.5)),
+            ])
+        #expect(machine.timerFired(.reconnect(2), at: .seconds(1), random: 0) == [])
+        #expect(machine.activeGeneration == 3)
     }
 
     @Test("disconnect() while connecting drops a socket still in its handshake at once")
@@ -336,10 +375,14 @@ struct ConnectionStateMachineTests {
         _ = connecting.connect(at: .zero)
         #expect(
             connecting.disconnect(at: .seconds(1)) == [
-                .abortConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected),
+                .abortConnection(generation: 1), .cancelTimer(.handshake(1)),
+                .scheduleTimer(.close(1), deadline: .seconds(6)), .publishState(.disconnected),
             ])
+        #expect(connecting.timerFired(.handshake(1), at: .seconds(10), random: 0) == [])
         #expect(
-            connecting.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(1), random: 0) == [])
+            connecting.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(1), random: 0) == [
+                .cancelTimer(.close(1))
+            ])
         #expect(connecting.publicState == .disconnected)
     }
 
@@ -350,32 +393,44 @@ struct ConnectionStateMachineTests {
         _ = connecting.transportOpened(generation: 1, at: .zero)
         #expect(
             connecting.disconnect(at: .seconds(1)) == [
-                .closeConnection(generation: 1), .rearmWatchdog(generation: 1), .publishState(.disconnected),
+                .closeConnection(generation: 1), .cancelTimer(.handshake(1)),
+                .scheduleTimer(.close(1), deadline: .seconds(6)), .publishState(.disconnected),
             ])
         #expect(
             connecting.connectionEstablished(generation: 1, socketID: "x", activityTimeout: nil, at: .seconds(1)) == [])
-        #expect(connecting.watchdogFired(generation: 1, at: .seconds(2), random: 0).0 == .sleep(.seconds(4)))
         #expect(
-            connecting.watchdogFired(generation: 1, at: .seconds(6), random: 0) == (
-                .stop, [.abortConnection(generation: 1)]
-            ))
+            connecting.timerFired(.close(1), at: .seconds(2), random: 0) == [
+                .scheduleTimer(.close(1), deadline: .seconds(6))
+            ])
+        #expect(connecting.timerFired(.close(1), at: .seconds(6), random: 0) == [.abortConnection(generation: 1)])
+        #expect(connecting.timerFired(.close(1), at: .seconds(7), random: 0) == [])
+        #expect(
+            connecting.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(7), random: 0) == [])
         #expect(connecting.publicState == .disconnected)
 
         var connected = Self.connected()
-        #expect(connected.disconnect(at: .zero).starts(with: [.connectionLost, .closeConnection(generation: 1)]))
-        #expect(connected.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [])
+        #expect(
+            connected.disconnect(at: .zero) == [
+                .connectionLost, .closeConnection(generation: 1), .cancelTimer(.activity(1)),
+                .scheduleTimer(.close(1), deadline: .seconds(5)), .publishState(.disconnected),
+            ])
+        #expect(
+            connected.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [
+                .cancelTimer(.close(1))
+            ])
         #expect(connected.publicState == .disconnected)
     }
 
     @Test("a socket that never completes the handshake times out and backs off")
     func handshakeTimeout() {
         var machine = Machine(configuration: Self.noJitter)
-        _ = machine.connect(at: .zero)
-        #expect(machine.watchdogFired(generation: 1, at: .zero, random: 0).0 == .sleep(.seconds(10)))
-        let (decision, actions) = machine.watchdogFired(generation: 1, at: .seconds(10), random: 0)
-        #expect(decision == .stop)
+        #expect(machine.connect(at: .zero).last == .scheduleTimer(.handshake(1), deadline: .seconds(10)))
+        let actions = machine.timerFired(.handshake(1), at: .seconds(10), random: 0)
         #expect(actions.first == .abortConnection(generation: 1))
-        #expect(actions.last == .startReconnectTimer(generation: 2, delay: .seconds(1)))
+        #expect(actions.last == .scheduleTimer(.reconnect(2), deadline: .seconds(11)))
+        #expect(machine.timerFired(.handshake(1), at: .seconds(11), random: 0) == [])
+        // The socket, aborted, ends later: nothing more happens.
+        #expect(machine.transportClosed(generation: 1, closeCode: nil, reason: nil, at: .seconds(11), random: 0) == [])
     }
 
     @Test("shutdown finishes once the last socket is closed")
@@ -384,7 +439,9 @@ struct ConnectionStateMachineTests {
         let actions = machine.shutdown(at: .zero)
         #expect(!actions.contains(.finished))
         #expect(
-            machine.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [.finished])
+            machine.transportClosed(generation: 1, closeCode: 1000, reason: nil, at: .zero, random: 0) == [
+                .cancelTimer(.close(1)), .finished,
+            ])
         #expect(machine.connect(at: .zero) == [])
 
         var idle = Machine()

@@ -4,57 +4,82 @@ import PusherCore
 import Tracing
 
 extension PusherClient {
-    /// Asks the authorizer for `channel` on `socketID`, bounded by the authorization timeout on the
-    /// injected clock, and hands the answer to the engine.
+    /// What became of an authorizer or user-authenticator call.
+    private enum CallOutcome<Value: Sendable>: Sendable {
+        case answered(Result<Value, PusherError>)
+        /// The engine gave up on it (with its reason), or the run ended (nil).
+        case cancelled(PusherError?)
+    }
+
+    /// Asks the authorizer for `channel` on `socketID` and hands the answer to the engine. The
+    /// timeout is the engine's timer: when it fires, `cancel` cancels the call.
     ///
     /// - Parameter isKeyReload: Whether this asks again for an encrypted channel's key.
-    nonisolated func runAuthorization(channel: String, socketID: String, isKeyReload: Bool = false) async {
+    nonisolated func runAuthorization(
+        channel: String, socketID: String, isKeyReload: Bool = false, cancel: CallCancellation
+    ) async {
         guard let authorizer = self.options.authorizer else { return }
-        let start = self.clock.now
         await withSpan(isKeyReload ? "pusher.reload_key" : "pusher.authorize", ofKind: .client) { span in
             span.attributes["pusher.channel"] = channel
             span.attributes["pusher.socket_id"] = socketID
-            await self.timed(code: .authorizationFailed, what: "the authorizer", channel: channel) {
+            let outcome = await self.call(code: .authorizationFailed, what: "the authorizer", channel: channel, cancel)
+            {
                 try await authorizer.authorize(socketID, channel, tlsConfiguration: self.options.tlsConfiguration)
-            } completion: { result in
+            }
+            switch outcome {
+            case .answered(let result):
                 Self.record(result, on: span)
-                let duration = self.clock.now - start
                 await self.authorized(
-                    channel: channel, socketID: socketID, isKeyReload: isKeyReload, result: result, duration: duration)
+                    channel: channel, socketID: socketID, isKeyReload: isKeyReload, result: result, cancel: cancel)
+            case .cancelled(let reason):
+                if let reason { Self.markFailed(span, with: reason) }
             }
         }
     }
 
     private func authorized(
         channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>,
-        duration: Duration
+        cancel: CallCancellation
     ) {
+        let timer =
+            isKeyReload
+            ? TimerID.keyReload(channel: channel, socketID: socketID)
+            : TimerID.authorization(channel: channel, socketID: socketID)
+        guard let start = self.finishCall(timer, cancellation: cancel) else { return }
+        let now = self.clock.now
         self.metrics?.authorization(
-            channel: channel, isKeyReload: isKeyReload, succeeded: (try? result.get()) != nil, duration: duration)
+            channel: channel, isKeyReload: isKeyReload, succeeded: (try? result.get()) != nil, duration: now - start)
         if isKeyReload {
-            self.perform(self.engine.keyReloaded(channel: channel, socketID: socketID, result: result))
+            self.perform(self.engine.keyReloaded(channel: channel, socketID: socketID, result: result, at: now))
         } else {
             self.perform(self.engine.authorizationCompleted(channel: channel, socketID: socketID, result: result))
         }
     }
 
-    nonisolated func runUserAuthentication(socketID: String) async {
+    /// Asks the user authenticator for `socketID` and hands the answer to the engine; `cancel`
+    /// cancels the call when the engine's timeout fires.
+    nonisolated func runUserAuthentication(socketID: String, cancel: CallCancellation) async {
         guard let authenticator = self.options.userAuthenticator else { return }
-        let start = self.clock.now
         await withSpan("pusher.sign_in", ofKind: .client) { span in
             span.attributes["pusher.socket_id"] = socketID
-            await self.timed(code: .signInFailed, what: "the user authenticator", channel: nil) {
+            let outcome = await self.call(code: .signInFailed, what: "the user authenticator", channel: nil, cancel) {
                 try await authenticator.authenticate(socketID, tlsConfiguration: self.options.tlsConfiguration)
-            } completion: { result in
+            }
+            switch outcome {
+            case .answered(let result):
                 Self.record(result, on: span)
-                await self.userAuthenticated(socketID: socketID, result: result, duration: self.clock.now - start)
+                await self.userAuthenticated(socketID: socketID, result: result, cancel: cancel)
+            case .cancelled(let reason):
+                if let reason { Self.markFailed(span, with: reason) }
             }
         }
     }
 
     private func userAuthenticated(
-        socketID: String, result: Result<UserAuthentication, PusherError>, duration: Duration
+        socketID: String, result: Result<UserAuthentication, PusherError>, cancel: CallCancellation
     ) {
+        guard let start = self.finishCall(.userAuthentication(socketID: socketID), cancellation: cancel) else { return }
+        let duration = self.clock.now - start
         switch result {
         case .success(let authentication):
             self.metrics?.signIn(succeeded: true, duration: duration)
@@ -71,41 +96,33 @@ extension PusherClient {
         if case .failure(let error) = result { Self.markFailed(span, with: error) }
     }
 
-    /// Runs `body` against the authorization timeout on the injected clock and hands its result (a
-    /// thrown error or the timeout as a `PusherError` with `code`) to `completion`, unless the
-    /// task is cancelled.
-    private nonisolated func timed<Value: Sendable>(
+    /// Runs `body` until it answers (a thrown error becomes a `PusherError` with `code`), or until
+    /// `cancel` fires or the task is cancelled: then `body`'s task is cancelled.
+    private nonisolated func call<Value: Sendable>(
         code: PusherError.Code,
         what: String,
         channel: String?,
-        _ body: @escaping @Sendable () async throws -> Value,
-        completion: (Result<Value, PusherError>) async -> Void
-    ) async {
-        let timeout = self.options.authorizationTimeout
-        await withTaskGroup(of: Result<Value, PusherError>?.self) { group in
+        _ cancel: CallCancellation,
+        _ body: @escaping @Sendable () async throws -> Value
+    ) async -> CallOutcome<Value> {
+        await withTaskGroup(of: CallOutcome<Value>.self) { group in
             group.addTask {
                 do {
-                    return .success(try await body())
+                    return .answered(.success(try await body()))
                 } catch let error as PusherError {
-                    return .failure(error)
+                    return .answered(.failure(error))
                 } catch {
-                    return .failure(PusherError(code, "\(what) failed: \(error)", channel: channel, cause: error))
+                    return .answered(
+                        .failure(PusherError(code, "\(what) failed: \(error)", channel: channel, cause: error)))
                 }
             }
             group.addTask {
-                do {
-                    try await self.clock.sleep(for: timeout)
-                    return .failure(PusherError(code, "\(what) did not answer within \(timeout)", channel: channel))
-                } catch {
-                    return nil
-                }
+                let reason = await cancel.wait(until: { (reason: inout PusherError?) -> PusherError? in reason })
+                return .cancelled(reason)
             }
-            var outcome: Result<Value, PusherError>?
-            while outcome == nil, let next = await group.next() { outcome = next }
-            // Reported before the timeout is cancelled: once this timer is gone from the clock, its
-            // result has been handled.
-            if let outcome, !Task.isCancelled { await completion(outcome) }
+            let outcome = await group.next() ?? .cancelled(nil)
             group.cancelAll()
+            return outcome
         }
     }
 }

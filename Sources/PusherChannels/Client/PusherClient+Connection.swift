@@ -11,7 +11,7 @@ extension PusherClient {
         case aborted
     }
 
-    func openConnection(generation: Int) {
+    func openConnection(generation: Generation) {
         // `connect()` checked the URL before the engine asked for a socket.
         guard case .success(let url) = self.connectionURL else { return }
         let handle = ConnectionHandle()
@@ -20,16 +20,15 @@ extension PusherClient {
         self.commands.yield(.startConnection(generation: generation, url: url, handle))
     }
 
-    /// One socket's whole life: open, read and write, watchdog; ends when the socket closes, fails
-    /// or is aborted through its handle.
-    nonisolated func runConnection(generation: Int, url: String, handle: ConnectionHandle) async {
+    /// One socket's whole life: open, read and write; ends when the socket closes, fails or is
+    /// aborted through its handle. Its timeouts are the engine's timers (see `PusherClient+Timers.swift`).
+    nonisolated func runConnection(generation: Generation, url: String, handle: ConnectionHandle) async {
         await self.startConnectionSpan(generation: generation)
         let configuration = TransportConfiguration(
             maximumMessageSize: self.options.maximumMessageSize,
             tlsConfiguration: self.options.tlsConfiguration
         )
-        // Three children: the socket, the abort signal, the watchdog (which returns nil). The first
-        // outcome ends the other two.
+        // Two children: the socket and the abort signal. The first outcome ends the other.
         let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in
             group.addTask {
                 do {
@@ -44,12 +43,8 @@ extension PusherClient {
                 }
             }
             group.addTask {
-                await handle.abort.wait()
+                await handle.abort.waitUntilFired()
                 return .aborted
-            }
-            group.addTask {
-                await self.runWatchdog(generation: generation, rearm: handle.rearmWatchdog)
-                return nil
             }
             var outcome = ConnectionOutcome.aborted
             while let result = await group.next() {
@@ -70,9 +65,9 @@ extension PusherClient {
     }
 
     /// Writes the outbox and reads inbound batches until the connection ends.
-    private nonisolated func exchange(on connection: any TransportConnection, generation: Int, handle: ConnectionHandle)
-        async throws
-    {
+    private nonisolated func exchange(
+        on connection: any TransportConnection, generation: Generation, handle: ConnectionHandle
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in handle.frames {
@@ -91,7 +86,7 @@ extension PusherClient {
         }
     }
 
-    private func connectionCancelled(generation: Int) {
+    private func connectionCancelled(generation: Generation) {
         self.connections.removeValue(forKey: generation)?.finish()
         if let span = self.connectionSpans.removeValue(forKey: generation) {
             span.attributes["pusher.cancelled"] = true
@@ -99,7 +94,7 @@ extension PusherClient {
         }
     }
 
-    private func connectionEnded(generation: Int, outcome: ConnectionOutcome) {
+    private func connectionEnded(generation: Generation, outcome: ConnectionOutcome) {
         // The engine's new state ends the attempt's span with its cause; a socket the engine had
         // already left behind ends its span here.
         defer { self.connectionSpans.removeValue(forKey: generation)?.end() }
@@ -142,60 +137,7 @@ extension PusherClient {
         }
     }
 
-    private func transportOpened(generation: Int) {
+    private func transportOpened(generation: Generation) {
         self.perform(self.engine.transportOpened(generation: generation, at: self.clock.now))
-    }
-
-    /// Sleeps on the injected clock for as long as the engine says, asking again on every wake-up
-    /// or re-arm; handles the handshake, activity, pong and close timeouts of one socket.
-    private nonisolated func runWatchdog(generation: Int, rearm: WakeupSignal) async {
-        var decision = await self.watchdogFired(generation: generation)
-        while case .sleep(let duration) = decision {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await self.clock.sleep(for: duration) }
-                group.addTask { await rearm.wait() }
-                await group.next()
-                group.cancelAll()
-            }
-            if Task.isCancelled { return }
-            decision = await self.watchdogFired(generation: generation)
-        }
-    }
-
-    private func watchdogFired(generation: Int) -> ConnectionStateMachine.WatchdogDecision {
-        let (decision, actions) = self.engine.watchdogFired(
-            generation: generation, at: self.clock.now, random: .random(in: 0..<1))
-        self.perform(actions)
-        return decision
-    }
-
-    // MARK: Timers
-
-    nonisolated func runReconnectTimer(generation: Int, delay: Duration, cancellation: OneShotSignal) async {
-        let elapsed = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await self.clock.sleep(for: delay)) != nil }
-            group.addTask {
-                await cancellation.wait()
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if elapsed { await self.reconnectTimerFired(generation: generation) }
-    }
-
-    private func reconnectTimerFired(generation: Int) {
-        self.reconnectTimers[generation] = nil
-        self.perform(self.engine.reconnectTimerFired(generation: generation, at: self.clock.now))
-    }
-
-    nonisolated func runClientEventTimer(delay: Duration) async {
-        guard (try? await self.clock.sleep(for: delay)) != nil else { return }
-        await self.clientEventTimerFired()
-    }
-
-    private func clientEventTimerFired() {
-        self.perform(self.engine.clientEventTimerFired(at: self.clock.now))
     }
 }

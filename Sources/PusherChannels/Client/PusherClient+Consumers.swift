@@ -109,7 +109,7 @@ extension PusherClient {
             }
             let added: (id: Int, actions: [ClientEngine.Action])?
             do {
-                added = try self.engine.addConsumer(registration.request)
+                added = try self.engine.addConsumer(registration.request, at: self.clock.now)
             } catch {
                 registration.ticket.refused(error)
                 registration.buffer.finish(throwing: error)

@@ -23,7 +23,7 @@ extension PusherClient {
     /// Starts the span of the connection attempt of `generation`, in the connection's own task
     /// (inside `run()`, so under the tracer and context the client runs with); it ends when the
     /// attempt connects or fails.
-    nonisolated func startConnectionSpan(generation: Int) async {
+    nonisolated func startConnectionSpan(generation: Generation) async {
         let span = startSpan("pusher.connect", ofKind: .client)
         guard span.isRecording else {
             span.end()
@@ -32,10 +32,10 @@ extension PusherClient {
         await self.attachConnectionSpan(span, generation: generation)
     }
 
-    private func attachConnectionSpan(_ span: any Span, generation: Int) {
+    private func attachConnectionSpan(_ span: any Span, generation: Generation) {
         span.attributes["server.address"] = self.options.endpoint.host
         if let port = self.options.endpoint.port { span.attributes["server.port"] = port }
-        span.attributes["pusher.generation"] = generation
+        span.attributes["pusher.generation"] = generation.rawValue
         // The attempt may already be given up (disconnect(), the run ending) before its task ran.
         guard self.engine.activeGeneration == generation else {
             span.attributes["pusher.cancelled"] = true

@@ -44,27 +44,25 @@ extension PusherClient {
                 self.connections[generation]?.close()
             case .abortConnection(let generation):
                 self.connections[generation]?.abort.fire()
-            case .rearmWatchdog(let generation):
-                self.connections[generation]?.rearmWatchdog.signal()
-            case .startReconnectTimer(let generation, let delay):
-                let cancellation = OneShotSignal()
-                self.reconnectTimers[generation] = cancellation
-                self.commands.yield(
-                    .startReconnectTimer(generation: generation, delay: delay, cancellation: cancellation))
-            case .cancelReconnectTimer(let generation):
-                self.reconnectTimers.removeValue(forKey: generation)?.fire()
-            case .startClientEventTimer(let delay):
-                self.commands.yield(.startClientEventTimer(delay: delay))
+            case .scheduleTimer(let timer, let deadline):
+                self.scheduleTimer(timer, at: deadline)
+            case .cancelTimer(let timer):
+                self.cancelTimer(timer)
             case .authorize(let channel, let socketID):
                 self.log(.debug, "authorizing", ["pusher.channel": "\(channel)"])
-                self.commands.yield(.authorize(channel: channel, socketID: socketID))
+                let cancel = self.startCall(.authorization(channel: channel, socketID: socketID))
+                self.commands.yield(.authorize(channel: channel, socketID: socketID, cancel: cancel))
             case .reloadKey(let channel, let socketID):
                 self.log(.debug, "reloading the key of an encrypted channel", ["pusher.channel": "\(channel)"])
                 self.metrics?.keyReloadStarted(channel: channel)
-                self.commands.yield(.reloadKey(channel: channel, socketID: socketID))
+                let cancel = self.startCall(.keyReload(channel: channel, socketID: socketID))
+                self.commands.yield(.reloadKey(channel: channel, socketID: socketID, cancel: cancel))
             case .authenticateUser(let socketID):
                 self.log(.debug, "authenticating the user")
-                self.commands.yield(.authenticateUser(socketID: socketID))
+                let cancel = self.startCall(.userAuthentication(socketID: socketID))
+                self.commands.yield(.authenticateUser(socketID: socketID, cancel: cancel))
+            case .cancelCall(let timer, let reason):
+                self.cancelCall(timer, reason: reason)
             case .publishState(let state):
                 self.log(.debug, "connection state changed", ["pusher.state": "\(state)"])
                 subscriptionsChanged = true
@@ -116,7 +114,7 @@ extension PusherClient {
     /// Hands the messages of socket reads to the engine and performs the outcome: one hop to this
     /// actor per batch, not per event. Large batches go in slices, so that consumers are woken
     /// while the rest of the batch is still being handled.
-    func received(_ frames: [ClientEngine.InboundFrame], generation: Int) {
+    func received(_ frames: [ClientEngine.InboundFrame], generation: Generation) {
         self.registerPendingConsumers()
         var actions = self.actionBuffer
         self.actionBuffer = []

@@ -15,7 +15,7 @@ extension PusherClient {
         guard self.options.userAuthenticator != nil else {
             throw PusherError(.invalidConfiguration, "signIn() needs PusherClientOptions.userAuthenticator")
         }
-        self.perform(self.engine.signIn())
+        self.perform(self.engine.signIn(at: self.clock.now))
     }
 
     /// The signed-in user, or nil.

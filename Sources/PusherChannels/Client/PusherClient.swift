@@ -25,8 +25,8 @@ import Tracing
 /// the loop) unsubscribes once the channel's last consumer is gone. Subscriptions are kept as
 /// desired state: made before or after connecting, and made again after every reconnect.
 ///
-/// Every timer (activity timeout, pong timeout, handshake timeout, reconnect backoff) runs on the
-/// injected `Clock`, so tests can drive the client in virtual time.
+/// Every timer (handshake, activity, pong and close timeouts, reconnect backoff, client-event pacing,
+/// authorization timeouts) runs on the injected `Clock`, so tests can drive the client in virtual time.
 ///
 /// Cancelling the task that runs ``run()`` drops the connection at once; a graceful shutdown (from
 /// a `ServiceGroup`, or ``shutdown()``) closes it with a normal close frame first. Either way all
@@ -62,15 +62,24 @@ public actor PusherClient: Service {
     var engine: ClientEngine
     var eventConsumers: [Int: EventConsumer] = [:]
     var presenceConsumers: [Int: ConsumerBuffer<PresenceChange>] = [:]
-    var connections: [Int: ConnectionHandle] = [:]
-    var reconnectTimers: [Int: OneShotSignal] = [:]
-    var consumerWaiters: [(channel: String, count: Int, signal: OneShotSignal)] = []
+    var connections: [Generation: ConnectionHandle] = [:]
+    /// Every timer the engine asked for. One child task of ``run()`` sleeps until the earliest
+    /// deadline (see `PusherClient+Timers.swift`).
+    var timers = TimerSchedule()
+    /// What the timer task sleeps until: the schedule's earliest deadline, with a version that
+    /// changes whenever it does.
+    nonisolated let timerAlarm = WaitableState(TimerAlarm())
+    /// The deadline last handed to the timer task.
+    var armedDeadline: Duration?
+    /// Authorizer and user-authenticator calls under way, by their timeout timer, with their start.
+    var calls: [TimerID: (cancellation: CallCancellation, start: Duration)] = [:]
+    var consumerWaiters: [(channel: String, count: Int, signal: WaitableState<Bool>)] = []
     /// Reused across batches so that the hot path allocates no action list per read.
     var actionBuffer: [ClientEngine.Action] = []
     /// swift-metrics instruments; nil (nothing recorded) without a metrics backend.
     var metrics: ClientMetrics?
     /// The tracing span of each connection attempt, until it connects or fails.
-    var connectionSpans: [Int: any Span] = [:]
+    var connectionSpans: [Generation: any Span] = [:]
 
     /// Creates a client whose timers run on the continuous clock.
     ///
@@ -115,6 +124,7 @@ public actor PusherClient: Service {
                 maximumHeldEncryptedEvents: options.maximumHeldEncryptedEvents,
                 maximumHeldEncryptedBytes: options.maximumHeldEncryptedBytes,
                 keyReloadInterval: options.keyReloadInterval,
+                authorizationTimeout: options.authorizationTimeout,
                 open: { message, key in EncryptedPayload.open(message, key: key) },
                 key: { secret in EncryptedPayload.key(fromSharedSecret: secret) }
             )
@@ -155,9 +165,9 @@ public actor PusherClient: Service {
     /// is cancelled). For the package's own tests of consumers made in other tasks.
     package func waitForConsumers(on channel: String, count: Int = 1) async {
         guard self.consumerCount(on: channel) != count else { return }
-        let signal = OneShotSignal()
+        let signal = WaitableState(false)
         self.consumerWaiters.append((channel, count, signal))
-        await signal.wait()
+        await signal.waitUntilFired()
         // A cancelled wait leaves nothing behind.
         self.consumerWaiters.removeAll { $0.signal === signal }
     }
@@ -250,7 +260,8 @@ public actor PusherClient: Service {
         for handle in self.connections.values { handle.finish() }
         self.connections = [:]
         self.endConnectionSpans(state: nil)
-        self.reconnectTimers = [:]
+        self.timers = TimerSchedule()
+        self.calls = [:]
         for waiter in self.consumerWaiters { waiter.signal.fire() }
         self.consumerWaiters = []
         self.runPhase = .finished
@@ -259,25 +270,22 @@ public actor PusherClient: Service {
 
     private func runLoop() async {
         await withDiscardingTaskGroup { group in
+            // The one task that runs every timer.
+            group.addTask { await self.runTimers() }
             if self.options.connectsAutomatically { self.connect() }
             loop: for await command in self.commandStream {
                 switch command {
                 case .startConnection(let generation, let url, let handle):
                     group.addTask { await self.runConnection(generation: generation, url: url, handle: handle) }
-                case .startReconnectTimer(let generation, let delay, let cancellation):
+                case .authorize(let channel, let socketID, let cancel):
+                    group.addTask { await self.runAuthorization(channel: channel, socketID: socketID, cancel: cancel) }
+                case .reloadKey(let channel, let socketID, let cancel):
                     group.addTask {
-                        await self.runReconnectTimer(generation: generation, delay: delay, cancellation: cancellation)
+                        await self.runAuthorization(
+                            channel: channel, socketID: socketID, isKeyReload: true, cancel: cancel)
                     }
-                case .startClientEventTimer(let delay):
-                    group.addTask { await self.runClientEventTimer(delay: delay) }
-                case .authorize(let channel, let socketID):
-                    group.addTask { await self.runAuthorization(channel: channel, socketID: socketID) }
-                case .reloadKey(let channel, let socketID):
-                    group.addTask {
-                        await self.runAuthorization(channel: channel, socketID: socketID, isKeyReload: true)
-                    }
-                case .authenticateUser(let socketID):
-                    group.addTask { await self.runUserAuthentication(socketID: socketID) }
+                case .authenticateUser(let socketID, let cancel):
+                    group.addTask { await self.runUserAuthentication(socketID: socketID, cancel: cancel) }
                 case .registerConsumers:
                     self.registerPendingConsumers()
                 case .removeConsumer(let id):

@@ -90,27 +90,27 @@ public struct PusherClientOptions: Sendable {
 
     public init(endpoint: PusherEndpoint) {
         self.endpoint = endpoint
-        self.activityTimeout = .seconds(120)
-        self.pongTimeout = .seconds(30)
-        self.handshakeTimeout = .seconds(10)
-        self.closeTimeout = .seconds(5)
+        self.activityTimeout = ClientDefaults.activityTimeout
+        self.pongTimeout = ClientDefaults.pongTimeout
+        self.handshakeTimeout = ClientDefaults.handshakeTimeout
+        self.closeTimeout = ClientDefaults.closeTimeout
         self.backoff = Backoff()
         self.connectsAutomatically = true
-        self.maximumMessageSize = 1 << 20
+        self.maximumMessageSize = ClientDefaults.maximumMessageSize
         self.buffering = .default
         self.tlsConfiguration = nil
         self.metrics = Metrics()
         self.authorizer = nil
         self.userAuthenticator = nil
-        self.clientEventRateLimit = 10
-        self.clientEventQueueLimit = 100
-        self.maximumPresenceMembers = 10_000
-        self.maximumPresenceBytes = 16 << 20
-        self.maximumHeldEncryptedEvents = 1_000
-        self.maximumHeldEncryptedBytes = 16 << 20
-        self.keyReloadInterval = .seconds(10)
-        self.outboundBufferLimit = 16 << 20
-        self.authorizationTimeout = .seconds(10)
+        self.clientEventRateLimit = ClientDefaults.clientEventRateLimit
+        self.clientEventQueueLimit = ClientDefaults.clientEventQueueLimit
+        self.maximumPresenceMembers = ClientDefaults.maximumPresenceMembers
+        self.maximumPresenceBytes = ClientDefaults.maximumPresenceBytes
+        self.maximumHeldEncryptedEvents = ClientDefaults.maximumHeldEncryptedEvents
+        self.maximumHeldEncryptedBytes = ClientDefaults.maximumHeldEncryptedBytes
+        self.keyReloadInterval = ClientDefaults.keyReloadInterval
+        self.outboundBufferLimit = ClientDefaults.outboundBufferLimit
+        self.authorizationTimeout = ClientDefaults.authorizationTimeout
     }
 
     var stateMachineConfiguration: ConnectionStateMachine.Configuration {

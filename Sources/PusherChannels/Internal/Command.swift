@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// Work handed to the run loop: starting child tasks (only the loop owns the task group) and
 /// clean-ups requested from synchronous contexts (iterator deinits).
 enum Command: Sendable {
-    case startConnection(generation: Int, url: String, ConnectionHandle)
-    case startReconnectTimer(generation: Int, delay: Duration, cancellation: OneShotSignal)
-    case startClientEventTimer(delay: Duration)
-    case authorize(channel: String, socketID: String)
-    case reloadKey(channel: String, socketID: String)
-    case authenticateUser(socketID: String)
+    case startConnection(generation: Generation, url: String, ConnectionHandle)
+    /// Ask the authorizer; `cancel` fires when the engine gives up on the call (it timed out).
+    case authorize(channel: String, socketID: String, cancel: CallCancellation)
+    case reloadKey(channel: String, socketID: String, cancel: CallCancellation)
+    case authenticateUser(socketID: String, cancel: CallCancellation)
     /// Consumers wait in ``PendingConsumers``: register them.
     case registerConsumers
     case removeConsumer(Int)
     case shutdown
     case finish
 }
+
+/// Set (with the engine's reason) when the engine gives up on an authorizer or user-authenticator
+/// call: its task cancels the call.
+typealias CallCancellation = WaitableState<PusherError?>

@@ -3,8 +3,7 @@
 import NIOConcurrencyHelpers
 import PusherCore
 
-/// What the client keeps for one socket: its outbox (bounded in bytes), and the signals that abort
-/// it and re-arm its watchdog.
+/// What the client keeps for one socket: its outbox (bounded in bytes), and the signal that aborts it.
 struct ConnectionHandle: Sendable {
     enum Frame: Sendable {
         case text(String)
@@ -20,8 +19,8 @@ struct ConnectionHandle: Sendable {
 
     private let outbox: AsyncStream<Frame>.Continuation
     let frames: AsyncStream<Frame>
-    let abort = OneShotSignal()
-    let rearmWatchdog = WakeupSignal()
+    /// Fired to drop the socket at once.
+    let abort = WaitableState(false)
     private let state = NIOLockedValueBox(Outbox())
 
     init() {

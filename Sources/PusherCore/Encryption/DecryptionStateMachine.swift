@@ -13,7 +13,8 @@
 /// reload.
 ///
 /// Two limits keep a hostile server from turning this into work without end: at most one reload
-/// per channel per `reloadInterval` (forged events interleaved with valid ones would otherwise
+/// per channel per `reloadInterval` (a rate limit checked when a payload fails to open, not a
+/// timer: nothing happens when the interval ends; forged events interleaved with valid ones would otherwise
 /// start a reload each), and at most `maximumHeld` events and `maximumHeldBytes` bytes (every
 /// string of the message, see ``heldByteCount(of:)``) held during a reload (later ones are reported
 /// with reason `heldEventsLimit`). Held events are appended in place: holding is linear.
@@ -58,7 +59,12 @@ package struct DecryptionStateMachine: Sendable {
     /// At most one reload per channel per this interval.
     package let reloadInterval: Duration
 
-    package init(maximumHeld: Int = 1_000, maximumHeldBytes: Int = 16 << 20, reloadInterval: Duration = .seconds(10)) {
+    /// The defaults are ``ClientDefaults``'.
+    package init(
+        maximumHeld: Int = ClientDefaults.maximumHeldEncryptedEvents,
+        maximumHeldBytes: Int = ClientDefaults.maximumHeldEncryptedBytes,
+        reloadInterval: Duration = ClientDefaults.keyReloadInterval
+    ) {
         self.maximumHeld = max(1, maximumHeld)
         self.maximumHeldBytes = max(1, maximumHeldBytes)
         self.reloadInterval = reloadInterval

@@ -4,30 +4,35 @@ extension ClientEngine {
     /// What the driver must do. Performed in the order given.
     package enum Action: Sendable, Hashable {
         // The socket.
-        /// Open a socket for `generation` and run its watchdog.
-        case openConnection(generation: Int)
+        /// Open a socket for `generation`.
+        case openConnection(generation: Generation)
         /// Send a text frame on the socket of `generation`.
-        case send(generation: Int, text: String)
+        case send(generation: Generation, text: String)
         /// Start the close handshake (normal closure) on `generation`.
-        case closeConnection(generation: Int)
+        case closeConnection(generation: Generation)
         /// Drop the socket of `generation` at once, without a handshake.
-        case abortConnection(generation: Int)
-        /// The watchdog of `generation` must ask ``ClientEngine/watchdogFired(generation:at:random:)`` again now.
-        case rearmWatchdog(generation: Int)
+        case abortConnection(generation: Generation)
 
         // Timers.
-        case startReconnectTimer(generation: Int, delay: Duration)
-        case cancelReconnectTimer(generation: Int)
-        /// Call ``ClientEngine/clientEventTimerFired(at:)`` after `delay` (client-event pacing).
-        case startClientEventTimer(delay: Duration)
+        /// Call ``ClientEngine/timerFired(_:at:random:)`` with `timer` at `deadline` (an offset on
+        /// the clock of the `at:` inputs; at once if it has passed). Replaces the timer's earlier
+        /// deadline if it has one.
+        case scheduleTimer(TimerID, deadline: Duration)
+        /// `timer` must not fire (unknown timers are ignored).
+        case cancelTimer(TimerID)
 
         // Asynchronous work.
         /// Ask the authorizer for `channel` on `socketID`; answer with ``ClientEngine/authorizationCompleted(channel:socketID:result:)``.
         case authorize(channel: String, socketID: String)
-        /// Ask the authorizer again for an encrypted channel's key; answer with ``ClientEngine/keyReloaded(channel:socketID:result:)``.
+        /// Ask the authorizer again for an encrypted channel's key; answer with ``ClientEngine/keyReloaded(channel:socketID:result:at:)``.
         case reloadKey(channel: String, socketID: String)
-        /// Ask the user authenticator; answer with ``ClientEngine/userAuthenticated(socketID:result:)``.
+        /// Ask the user authenticator; answer with ``ClientEngine/userAuthenticated(socketID:auth:userData:)``
+        /// or ``ClientEngine/userAuthenticationFailed(socketID:error:)``.
         case authenticateUser(socketID: String)
+        /// Cancel the authorizer or user-authenticator call that `timer` times (``TimerID/authorization(channel:socketID:)``,
+        /// ``TimerID/keyReload(channel:socketID:)`` or ``TimerID/userAuthentication(socketID:)``): it did
+        /// not answer in time, and the engine went on with `reason` as its failure. A later answer is ignored.
+        case cancelCall(TimerID, reason: PusherError)
 
         // Consumers.
         /// Hand `event` to consumer `consumer` (the hot path).

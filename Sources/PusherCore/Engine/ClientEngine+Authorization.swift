@@ -20,20 +20,22 @@ extension ClientEngine {
             self.apply(self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), to: &actions)
             return
         }
-        actions.append(.authorize(channel: channel, socketID: socketID))
+        let call = TimerID.authorization(channel: channel, socketID: socketID)
+        self.startCall(call, .authorize(channel: channel, socketID: socketID), to: &actions)
     }
 
-    /// The authorizer answered for `channel` on `socketID` (late answers for an older socket or a
-    /// channel that is gone are ignored).
+    /// The authorizer answered for `channel` on `socketID` (late answers for an older socket, a
+    /// channel that is gone, or a call that timed out are ignored).
     package mutating func authorizationCompleted(
         channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>
     ) -> [Action] {
         var actions: [Action] = []
+        guard self.callAnswered(.authorization(channel: channel, socketID: socketID), to: &actions) else { return [] }
         self.authorizationCompleted(channel: channel, socketID: socketID, result: result, to: &actions)
         return actions
     }
 
-    private mutating func authorizationCompleted(
+    mutating func authorizationCompleted(
         channel: String,
         socketID: String,
         result: Result<ChannelAuthorization, PusherError>,

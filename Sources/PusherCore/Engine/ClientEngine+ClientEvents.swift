@@ -45,13 +45,19 @@ extension ClientEngine {
         return actions
     }
 
-    /// The pacing timer fired: send what the rate limit allows now.
-    package mutating func clientEventTimerFired(at now: Duration) -> [Action] {
+    /// The pacing timer (``TimerID/clientEvents``) fired: send what the rate limit allows now.
+    mutating func clientEventTimerFired(at now: Duration, to actions: inout [Action]) {
         self.clientEvents.isTimerRunning = false
-        self.now = now
-        var actions: [Action] = []
         self.sendClientEvents(at: now, to: &actions)
-        return actions
+    }
+
+    /// The connection is lost: every event ready to go waits for its channel's next subscription
+    /// again (in order), so the pacing timer has nothing to do and is cancelled.
+    mutating func clientEventsConnectionLost(to actions: inout [Action]) {
+        while self.clientEvents.first != nil { self.clientEvents.holdFirstAgain() }
+        guard self.clientEvents.isTimerRunning else { return }
+        self.clientEvents.isTimerRunning = false
+        actions.append(.cancelTimer(.clientEvents))
     }
 
     /// The text of a client event: `data` goes as JSON when it is a JSON object or array, else as a string.
@@ -76,7 +82,7 @@ extension ClientEngine {
             if let wait = self.clientEvents.limiter.permit(at: now) {
                 if !self.clientEvents.isTimerRunning {
                     self.clientEvents.isTimerRunning = true
-                    actions.append(.startClientEventTimer(delay: wait))
+                    actions.append(.scheduleTimer(.clientEvents, deadline: now + wait))
                 }
                 return
             }

@@ -3,12 +3,14 @@
 extension ClientEngine {
     /// Connect now (see ``ConnectionStateMachine/connect(at:)``).
     package mutating func connect(at now: Duration) -> [Action] {
-        self.apply(self.connection.connect(at: now))
+        self.now = now
+        return self.apply(self.connection.connect(at: now))
     }
 
     /// The options cannot form a connection: the state becomes `failed(error)` with no retries.
     /// Every call reports the error, even when the state was `failed` with it already.
     package mutating func configurationInvalid(_ error: PusherError, at now: Duration) -> [Action] {
+        self.now = now
         var actions = self.apply(self.connection.configurationInvalid(error, at: now))
         if !actions.contains(.report(error)) { actions.append(.report(error)) }
         return actions
@@ -16,17 +18,20 @@ extension ClientEngine {
 
     /// Close the connection and cancel any pending reconnection; subscriptions are kept.
     package mutating func disconnect(at now: Duration) -> [Action] {
-        self.apply(self.connection.disconnect(at: now))
+        self.now = now
+        return self.apply(self.connection.disconnect(at: now))
     }
 
     /// Ping at once and drop the socket if nothing answers within the pong timeout.
     package mutating func checkConnection(at now: Duration) -> [Action] {
-        self.apply(self.connection.checkConnection(at: now))
+        self.now = now
+        return self.apply(self.connection.checkConnection(at: now))
     }
 
     /// Stop for good: close the socket gracefully, then ``Action/finished``.
     package mutating func shutdown(at now: Duration) -> [Action] {
-        self.apply(self.connection.shutdown(at: now))
+        self.now = now
+        return self.apply(self.connection.shutdown(at: now))
     }
 
     /// The run ended: every consumer is finished and forgotten, nothing is subscribed any more, the
@@ -43,22 +48,27 @@ extension ClientEngine {
         return actions
     }
 
-    package mutating func transportOpened(generation: Int, at now: Duration) -> [Action] {
-        self.apply(self.connection.transportOpened(generation: generation, at: now))
+    package mutating func transportOpened(generation: Generation, at now: Duration) -> [Action] {
+        self.now = now
+        return self.apply(self.connection.transportOpened(generation: generation, at: now))
     }
 
     /// The socket of `generation` closed, with the server's close frame if one came.
     package mutating func transportClosed(
-        generation: Int, closeCode: Int?, reason: String?, at now: Duration, random: Double
+        generation: Generation, closeCode: Int?, reason: String?, at now: Duration, random: Double
     ) -> [Action] {
-        self.apply(
+        self.now = now
+        return self.apply(
             self.connection.transportClosed(
                 generation: generation, closeCode: closeCode, reason: reason, at: now, random: random))
     }
 
     /// The client closed the socket of `generation` with 1009 because the server sent a message over
     /// `limit` bytes: reported as `messageTooLarge` naming the limit, then reconnected with the backoff.
-    package mutating func messageTooLarge(generation: Int, limit: Int, at now: Duration, random: Double) -> [Action] {
+    package mutating func messageTooLarge(generation: Generation, limit: Int, at now: Duration, random: Double)
+        -> [Action]
+    {
+        self.now = now
         let error = PusherError(
             .messageTooLarge,
             "the server sent a message larger than the limit of \(limit) bytes (maximumMessageSize); the client closed the connection with 1009",
@@ -69,22 +79,12 @@ extension ClientEngine {
     }
 
     /// The socket of `generation` could not be opened or broke.
-    package mutating func transportFailed(generation: Int, error: PusherError, at now: Duration, random: Double)
-        -> [Action]
-    {
-        self.apply(self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
-    }
-
-    /// The watchdog of `generation` woke up: how long it sleeps next, and what to do now.
-    package mutating func watchdogFired(generation: Int, at now: Duration, random: Double) -> (
-        ConnectionStateMachine.WatchdogDecision, [Action]
-    ) {
-        let (decision, actions) = self.connection.watchdogFired(generation: generation, at: now, random: random)
-        return (decision, self.apply(actions))
-    }
-
-    package mutating func reconnectTimerFired(generation: Int, at now: Duration) -> [Action] {
-        self.apply(self.connection.reconnectTimerFired(generation: generation, at: now))
+    package mutating func transportFailed(
+        generation: Generation, error: PusherError, at now: Duration, random: Double
+    ) -> [Action] {
+        self.now = now
+        return self.apply(
+            self.connection.transportFailed(generation: generation, error: error, at: now, random: random))
     }
 
     /// Translates the connection machine's actions, running what a ready or lost connection means
@@ -97,10 +97,8 @@ extension ClientEngine {
             case .send(let generation, let text): actions.append(.send(generation: generation, text: text))
             case .closeConnection(let generation): actions.append(.closeConnection(generation: generation))
             case .abortConnection(let generation): actions.append(.abortConnection(generation: generation))
-            case .rearmWatchdog(let generation): actions.append(.rearmWatchdog(generation: generation))
-            case .startReconnectTimer(let generation, let delay):
-                actions.append(.startReconnectTimer(generation: generation, delay: delay))
-            case .cancelReconnectTimer(let generation): actions.append(.cancelReconnectTimer(generation: generation))
+            case .scheduleTimer(let timer, let deadline): actions.append(.scheduleTimer(timer, deadline: deadline))
+            case .cancelTimer(let timer): actions.append(.cancelTimer(timer))
             case .publishState(let state):
                 actions.append(.publishState(state))
                 switch state {
@@ -120,6 +118,8 @@ extension ClientEngine {
                 self.apply(self.signInMachine.disconnected(), to: &actions)
                 // Each was signed for the socket that is gone.
                 self.providedAuthorizations = [:]
+                // Nothing can be sent before channels are subscribed again.
+                self.clientEventsConnectionLost(to: &actions)
             case .finished:
                 actions.append(.finished)
             }

@@ -15,14 +15,18 @@ extension ClientEngine {
         case user(eventName: String?)
     }
 
-    /// Registers a consumer, subscribing its channel if it is the first one.
+    /// Registers a consumer, subscribing its channel if it is the first one (`now` dates the
+    /// timeout of an authorizer call this starts).
     ///
     /// - Returns: The consumer's number and the actions to perform, or nil when the engine has
     ///   finished (the driver then hands out a finished sequence).
     /// - Throws: ``PusherError`` for an invalid channel name, a kind that needs what the client
     ///   lacks (an authorizer, libsodium), or an authorization that the channel cannot take.
-    package mutating func addConsumer(_ request: ConsumerRequest) throws(PusherError) -> (id: Int, actions: [Action])? {
+    package mutating func addConsumer(_ request: ConsumerRequest, at now: Duration) throws(PusherError) -> (
+        id: Int, actions: [Action]
+    )? {
         guard !self.isFinished else { return nil }
+        self.now = now
         var actions: [Action] = []
         switch request {
         case .channel(let name, let eventName, let authorization):

@@ -16,7 +16,8 @@ extension ClientEngine {
                         to: &actions)
                     continue
                 }
-                actions.append(.reloadKey(channel: channel, socketID: socketID))
+                let call = TimerID.keyReload(channel: channel, socketID: socketID)
+                self.startCall(call, .reloadKey(channel: channel, socketID: socketID), to: &actions)
             case .report(let failure):
                 actions.append(.reportDecryptionFailure(failure))
             }
@@ -24,12 +25,24 @@ extension ClientEngine {
     }
 
     /// The authorizer answered a key reload of `channel`. An answer for an older socket is stale:
-    /// the channel was subscribed again with a fresh key since.
+    /// the channel was subscribed again with a fresh key since; the answer of a call that timed out
+    /// is ignored.
     package mutating func keyReloaded(
-        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>
+        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>, at now: Duration
     ) -> [Action] {
-        guard self.connection.publicState.socketID == socketID else { return [] }
+        self.now = now
         var actions: [Action] = []
+        guard self.callAnswered(.keyReload(channel: channel, socketID: socketID), to: &actions) else { return [] }
+        self.keyReloadAnswered(channel: channel, socketID: socketID, result: result, to: &actions)
+        return actions
+    }
+
+    /// Hands the outcome of a key reload to the decryption machine.
+    mutating func keyReloadAnswered(
+        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>,
+        to actions: inout [Action]
+    ) {
+        guard self.connection.publicState.socketID == socketID else { return }
         let open = self.configuration.open
         switch result {
         case .success(let authorization):
@@ -38,7 +51,7 @@ extension ClientEngine {
                     self.decryption.reloadFailed(
                         channel, message: "the reloaded authorization has no usable shared_secret", at: self.now,
                         open: open), to: &actions)
-                return actions
+                return
             }
             self.apply(self.decryption.reloadSucceeded(channel, key: key, at: self.now, open: open), to: &actions)
         case .failure(let error):
@@ -47,6 +60,5 @@ extension ClientEngine {
                     channel, message: "the key reload failed: \(error.message)", at: self.now, open: open), to: &actions
             )
         }
-        return actions
     }
 }

@@ -15,7 +15,7 @@ extension ClientEngine {
     /// Handles every message of one socket read, in order. This is the per-event hot path: per
     /// event one envelope parse, one lookup of the channel's consumers and one action per consumer
     /// that takes it; the liveness clock is touched once per batch.
-    package mutating func received(_ frames: [InboundFrame], generation: Int, at now: Duration) -> [Action] {
+    package mutating func received(_ frames: [InboundFrame], generation: Generation, at now: Duration) -> [Action] {
         var actions: [Action] = []
         self.received(frames[...], generation: generation, at: now, into: &actions)
         return actions
@@ -25,7 +25,7 @@ extension ClientEngine {
     /// Takes a concrete slice (not a generic sequence): called from another module, a generic
     /// would not be specialised and would look up metadata for every frame.
     package mutating func received(
-        _ frames: ArraySlice<InboundFrame>, generation: Int, at now: Duration, into actions: inout [Action]
+        _ frames: ArraySlice<InboundFrame>, generation: Generation, at now: Duration, into actions: inout [Action]
     ) {
         let isActive = generation == self.connection.activeGeneration
         guard isActive || self.connection.isLive(generation), !self.connection.isDropping(generation) else { return }
@@ -132,7 +132,7 @@ extension ClientEngine {
     }
 
     private mutating func handleProtocolMessage(
-        _ message: PusherMessage, generation: Int, at now: Duration, into actions: inout [Action]
+        _ message: PusherMessage, generation: Generation, at now: Duration, into actions: inout [Action]
     ) {
         switch message.event {
         case PusherEventName.connectionEstablished:

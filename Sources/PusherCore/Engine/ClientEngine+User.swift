@@ -2,22 +2,25 @@
 
 extension ClientEngine {
     /// Sign in now or as soon as connected, and after every reconnect.
-    package mutating func signIn() -> [Action] {
+    package mutating func signIn(at now: Duration) -> [Action] {
+        self.now = now
         var actions: [Action] = []
         self.apply(self.signInMachine.signIn(), to: &actions)
         return actions
     }
 
-    /// The user authenticator answered for `socketID`.
+    /// The user authenticator answered for `socketID` (ignored when the call timed out already).
     package mutating func userAuthenticated(socketID: String, auth: String, userData: String) -> [Action] {
         var actions: [Action] = []
+        guard self.callAnswered(.userAuthentication(socketID: socketID), to: &actions) else { return [] }
         self.apply(self.signInMachine.authenticated(socketID: socketID, auth: auth, userData: userData), to: &actions)
         return actions
     }
 
-    /// The user authenticator failed for `socketID`.
+    /// The user authenticator failed for `socketID` (ignored when the call timed out already).
     package mutating func userAuthenticationFailed(socketID: String, error: PusherError) -> [Action] {
         var actions: [Action] = []
+        guard self.callAnswered(.userAuthentication(socketID: socketID), to: &actions) else { return [] }
         let failure = error.code == .signInFailed ? error : PusherError(.signInFailed, error.message, cause: error)
         self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: failure), to: &actions)
         return actions
@@ -27,7 +30,9 @@ extension ClientEngine {
     mutating func apply(_ signInActions: [SignInStateMachine.Action], to actions: inout [Action]) {
         for action in signInActions {
             switch action {
-            case .authenticate(let socketID): actions.append(.authenticateUser(socketID: socketID))
+            case .authenticate(let socketID):
+                self.startCall(
+                    .userAuthentication(socketID: socketID), .authenticateUser(socketID: socketID), to: &actions)
             case .sendSignIn(let auth, let userData):
                 self.sendOnReadyConnection(OutboundMessage.signIn(auth: auth, userData: userData), to: &actions)
             case .subscribe(let channel):

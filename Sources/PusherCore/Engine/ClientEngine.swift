@@ -8,6 +8,15 @@
 /// frames, timer fires, consumers added and removed, answers of authorizers — each with the current
 /// time, and performs the ``Action``s it returns, in order. Everything that decides *what* happens
 /// lives here and is tested without sockets; the driver only decides *how*.
+///
+/// One timer model serves every deadline: the engine and its machines return
+/// ``Action/scheduleTimer(_:deadline:)`` and ``Action/cancelTimer(_:)`` with a typed ``TimerID``
+/// (handshake, activity, pong and close timeouts per ``Generation``, the reconnect delay, the
+/// client-event pacing, and the timeout of every authorizer and user-authenticator call), with
+/// deadlines on the clock of the `at:` inputs; the driver keeps them in one schedule and calls
+/// ``timerFired(_:at:random:)`` when one is due. A call that times out fails here as if the
+/// authorizer had thrown, and ``Action/cancelCall(_:reason:)`` tells the driver to cancel it; its
+/// late answer is ignored.
 package struct ClientEngine: Sendable {
     package struct Configuration: Sendable {
         package var connection: ConnectionStateMachine.Configuration
@@ -34,17 +43,22 @@ package struct ClientEngine: Sendable {
         /// The 32-byte key a `shared_secret` stands for, or nil when it is not base64 of 32 bytes.
         package var key: @Sendable (_ sharedSecret: String) -> [UInt8]?
 
+        /// How long the authorizer (and the user authenticator) may take to answer.
+        package var authorizationTimeout: Duration
+
+        /// The defaults are ``ClientDefaults``'.
         package init(
             connection: ConnectionStateMachine.Configuration = .init(),
             hasAuthorizer: Bool = false,
             encryptionAvailable: Bool = false,
-            clientEventRateLimit: Int = 10,
-            clientEventQueueLimit: Int = 100,
-            maximumPresenceMembers: Int = 10_000,
-            maximumPresenceBytes: Int = 16 << 20,
-            maximumHeldEncryptedEvents: Int = 1_000,
-            maximumHeldEncryptedBytes: Int = 16 << 20,
-            keyReloadInterval: Duration = .seconds(10),
+            clientEventRateLimit: Int = ClientDefaults.clientEventRateLimit,
+            clientEventQueueLimit: Int = ClientDefaults.clientEventQueueLimit,
+            maximumPresenceMembers: Int = ClientDefaults.maximumPresenceMembers,
+            maximumPresenceBytes: Int = ClientDefaults.maximumPresenceBytes,
+            maximumHeldEncryptedEvents: Int = ClientDefaults.maximumHeldEncryptedEvents,
+            maximumHeldEncryptedBytes: Int = ClientDefaults.maximumHeldEncryptedBytes,
+            keyReloadInterval: Duration = ClientDefaults.keyReloadInterval,
+            authorizationTimeout: Duration = ClientDefaults.authorizationTimeout,
             open: @escaping @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened = { _, _ in .wrongKey },
             key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
         ) {
@@ -58,6 +72,7 @@ package struct ClientEngine: Sendable {
             self.maximumHeldEncryptedEvents = maximumHeldEncryptedEvents
             self.maximumHeldEncryptedBytes = maximumHeldEncryptedBytes
             self.keyReloadInterval = keyReloadInterval
+            self.authorizationTimeout = authorizationTimeout
             self.open = open
             self.key = key
         }
@@ -76,6 +91,8 @@ package struct ClientEngine: Sendable {
     /// Authorizations passed with a subscription, per channel, until used for their socket id.
     var providedAuthorizations: [String: ProvidedAuthorization] = [:]
     var clientEvents: ClientEventQueue
+    /// Authorizer and user-authenticator calls under way, by their timeout timer.
+    var outstandingCalls: Set<TimerID> = []
     var isFinished = false
     /// The time of the latest input that carried one.
     var now: Duration = .zero
@@ -115,7 +132,7 @@ package struct ClientEngine: Sendable {
 
     /// The generation of the socket being connected or connected, if any: an attempt of another
     /// generation has been given up or replaced.
-    package var activeGeneration: Int? { self.connection.activeGeneration }
+    package var activeGeneration: Generation? { self.connection.activeGeneration }
 
     /// Channels the server has confirmed on the current connection.
     package var subscribedChannelCount: Int { self.subscriptions.subscribedCount }

@@ -14,7 +14,10 @@ package struct PresenceRoster: Sendable, Hashable {
     /// The bytes of `members`.
     package private(set) var byteCount = 0
 
-    package init(maximumMembers: Int = 10_000, maximumBytes: Int = 16 << 20) {
+    package init(
+        maximumMembers: Int = ClientDefaults.maximumPresenceMembers,
+        maximumBytes: Int = ClientDefaults.maximumPresenceBytes
+    ) {
         self.maximumMembers = max(1, maximumMembers)
         self.maximumBytes = max(1, maximumBytes)
     }

@@ -17,10 +17,10 @@ struct ClientEngineClientEventsTests {
         }
         let confirmed = script.receive(EngineScript.succeeded("private-chat"))
         #expect(confirmed.sent.map { $0.contains(#""data":"1""#) || $0.contains(#""data":"2""#) } == [true, true])
-        #expect(confirmed.contains(.startClientEventTimer(delay: .seconds(1))))
+        #expect(confirmed.contains(.scheduleTimer(.clientEvents, deadline: script.now + .seconds(1))))
         script.now += .seconds(1)
         #expect(
-            script.engine.clientEventTimerFired(at: script.now).sent == [
+            script.engine.timerFired(.clientEvents, at: script.now, random: 0).sent == [
                 #"{"event":"client-n","channel":"private-chat","data":"3"}"#
             ])
     }

@@ -22,7 +22,6 @@ struct ClientEngineConnectionTests {
         #expect(lost.contains { if case .publishState(.reconnecting) = $0 { true } else { false } })
         #expect(script.engine.members(of: "presence-room") == nil)
         script.now += .seconds(1)
-        _ = script.engine.reconnectTimerFired(generation: script.generation, at: script.now)
         let again = script.connect(socketID: "2.2")
         #expect(again.contains(.authorize(channel: "presence-room", socketID: "2.2")))
     }

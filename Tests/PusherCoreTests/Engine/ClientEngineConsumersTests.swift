@@ -73,7 +73,7 @@ struct ClientEngineConsumersTests {
             actions.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-orders","auth":"key:given"}}"#])
         let closed = script.engine.transportClosed(
             generation: script.generation, closeCode: 4200, reason: nil, at: script.now, random: 0)
-        #expect(closed.contains(.openConnection(generation: script.generation + 1)), "4200 reconnects at once")
+        #expect(closed.contains(.openConnection(generation: script.generation.next)), "4200 reconnects at once")
         let reconnect = script.connect(socketID: "2.2")
         #expect(reconnect.contains(.authorize(channel: "private-orders", socketID: "2.2")))
         #expect(reconnect.sent.isEmpty)
@@ -110,7 +110,7 @@ struct ClientEngineConsumersTests {
         let actions = script.engine.runEnded(at: script.now)
         #expect(actions.contains(.finishConsumer(id, error: nil)))
         #expect(script.engine.subscribedChannelCount == 0, "nothing is subscribed once the run is over")
-        #expect(try script.engine.addConsumer(.all) == nil)
+        #expect(try script.engine.addConsumer(.all, at: script.now) == nil)
     }
 }
 

@@ -30,9 +30,16 @@ struct ClientEngineEncryptionTests {
             EngineScript.event("e", on: "private-encrypted-vault", data: "xtwo"),
             EngineScript.event("e", on: "private-encrypted-vault", data: "xthree")
         )
-        #expect(failed == [.reloadKey(channel: "private-encrypted-vault", socketID: "1.1")])
+        #expect(
+            failed == [
+                .reloadKey(channel: "private-encrypted-vault", socketID: "1.1"),
+                .scheduleTimer(
+                    .keyReload(channel: "private-encrypted-vault", socketID: "1.1"), deadline: script.now + .seconds(10)
+                ),
+            ])
         let reloaded = script.engine.keyReloaded(
-            channel: "private-encrypted-vault", socketID: "1.1", result: .success(.init(auth: "a", sharedSecret: "x")))
+            channel: "private-encrypted-vault", socketID: "1.1", result: .success(.init(auth: "a", sharedSecret: "x")),
+            at: script.now)
         #expect(reloaded.deliveries == [Delivery(id, "e", "two"), Delivery(id, "e", "three")])
     }
 

@@ -114,7 +114,7 @@ struct ClientEngineInboundTests {
         let closed = script.engine.transportClosed(
             generation: 1, closeCode: nil, reason: nil, at: script.now, random: 0)
         #expect(closed.reported == [.protocolViolation])
-        #expect(closed.contains(.startReconnectTimer(generation: 2, delay: .seconds(1))))
+        #expect(closed.contains(.scheduleTimer(.reconnect(2), deadline: script.now + .seconds(1))))
     }
 
     @Test("valid socket ids", arguments: ["1.1", "123456.7891011", "0.0"])
@@ -147,14 +147,14 @@ struct ClientEngineInboundTests {
             script.now += upFor
             let closed = script.engine.transportClosed(
                 generation: script.generation, closeCode: 1006, reason: nil, at: script.now, random: 0)
-            guard case .startReconnectTimer(let timer, let delay)? = closed.last else {
+            guard case .scheduleTimer(.reconnect(let timer), let deadline)? = closed.last else {
                 Issue.record("expected a reconnect timer, got \(closed)")
                 return
             }
-            delays.append(delay)
-            script.now += delay
+            delays.append(deadline - script.now)
+            script.now = deadline
             guard
-                case .openConnection(let next)? = script.engine.reconnectTimerFired(generation: timer, at: script.now)
+                case .openConnection(let next)? = script.engine.timerFired(.reconnect(timer), at: script.now, random: 0)
                     .first
             else { return }
             script.generation = next
@@ -173,7 +173,8 @@ struct ClientEngineInboundTests {
         _ = try script.add(.channel("feed", eventName: nil, authorization: nil))
         _ = script.receive(EngineScript.succeeded("feed"))
         let actions = script.engine.received(
-            [.text(EngineScript.event("late", on: "feed"))], generation: script.generation + 5, at: .zero)
+            [.text(EngineScript.event("late", on: "feed"))], generation: Generation(script.generation.rawValue + 5),
+            at: .zero)
         #expect(actions.isEmpty)
     }
 
@@ -184,7 +185,7 @@ struct ClientEngineInboundTests {
         let user = try script.add(.user(eventName: nil)).id
         #expect(
             script.receive(EngineScript.event("hello", on: "#server-to-user-7")).deliveries.isEmpty, "not signed in")
-        _ = script.engine.signIn()
+        _ = script.engine.signIn(at: script.now)
         _ = script.engine.userAuthenticated(socketID: "1.1", auth: "key:sig", userData: #"{"id":"7"}"#)
         _ = script.receive(#"{"event":"pusher:signin_success","data":"{\"user_data\":\"{\\\"id\\\":\\\"7\\\"}\"}"}"#)
         #expect(script.engine.user?.id == "7")

@@ -8,7 +8,7 @@ struct EngineScript {
 
     var engine: ClientEngine
     var now: Duration = .zero
-    var generation = 0
+    var generation: Generation = 0
 
     init(
         hasAuthorizer: Bool = true, clientEventRateLimit: Int = 10, clientEventQueueLimit: Int = 100,
@@ -37,8 +37,9 @@ struct EngineScript {
         var actions = self.engine.connect(at: self.now)
         // Already connecting (a reconnect under way) opens the next generation.
         self.generation =
-            actions.compactMap { if case .openConnection(let generation) = $0 { generation } else { nil } }.last ?? self
-            .generation + 1
+            actions.compactMap { if case .openConnection(let generation) = $0 { generation } else { nil } }.last
+            ?? self
+            .generation.next
         actions += self.engine.transportOpened(generation: self.generation, at: self.now)
         actions += self.receive(
             #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"\#(socketID)\",\"activity_timeout\":120}"}"#
@@ -51,7 +52,9 @@ struct EngineScript {
     }
 
     mutating func add(_ request: ClientEngine.ConsumerRequest) throws(PusherError) -> (id: Int, actions: [Action]) {
-        guard let result = try self.engine.addConsumer(request) else { throw PusherError(.alreadyRunning, "finished") }
+        guard let result = try self.engine.addConsumer(request, at: self.now) else {
+            throw PusherError(.alreadyRunning, "finished")
+        }
         return result
     }
 

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+
+import NIOConcurrencyHelpers
+
+/// State behind a lock, with at most one task suspended until the state meets a condition: the
+/// package's one waiter primitive.
+///
+/// - ``withLock(_:)`` reads or changes the state without waking anyone.
+/// - ``update(_:)`` changes it and resumes the waiter, which checks its condition again;
+///   ``update(wakingIf:_:)`` lets the change decide whether to wake it.
+/// - ``wait(isolation:until:)`` suspends one task until its condition returns a value, running on
+///   the caller's executor (no hop to take what is there already).
+///
+/// No wake-up is lost: the waiter checks its condition and stores its continuation in the same
+/// critical section in which an update changes the state and takes the continuation. A wait ends
+/// when its task is cancelled, also when the cancellation comes before the continuation is
+/// stored (the cancellation handler leaves a mark for that wait, which it finds under the lock).
+///
+/// It fits a buffer with one reader (a mailbox, a consumer's buffer): the state is the buffer;
+/// the producer appends in ``update(wakingIf:_:)``, waking the reader only when there is
+/// something for it; the reader's condition takes what is buffered (or the end) and returns nil
+/// while there is nothing, and it may mark the state while it waits (for example "the next
+/// element is owed to a suspended reader"): returning nil means the task suspends unless it was
+/// cancelled. A signal is `WaitableState<Bool>` (``fire()`` and ``waitUntilFired(isolation:)``);
+/// a value that changes over time (such as the earliest deadline of a timer schedule) is a state
+/// with a version the waiter compares with the last one it saw.
+package final class WaitableState<State: Sendable>: Sendable {
+    private struct Inner: Sendable {
+        var value: State
+        var waiter: UnsafeContinuation<Void, Never>?
+        /// The wait whose continuation is stored.
+        var waiterID: UInt64 = 0
+        /// A wait that was cancelled before it stored its continuation.
+        var cancelledWait: UInt64?
+        var lastWaitID: UInt64 = 0
+    }
+
+    private let inner: NIOLockedValueBox<Inner>
+
+    package init(_ initial: State) {
+        self.inner = NIOLockedValueBox(Inner(value: initial))
+    }
+
+    /// Reads or changes the state under the lock, without waking the waiter.
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try self.inner.withLockedValue { try body(&$0.value) }
+    }
+
+    /// Changes the state under the lock, then resumes the waiter (if one is suspended) so that it
+    /// checks its condition again.
+    @discardableResult
+    package func update<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try self.update(wakingIf: { _ in true }, body)
+    }
+
+    /// Changes the state under the lock, then resumes the waiter if `shouldWake` holds for the new
+    /// state (still under the lock): a producer wakes its reader only when there is something for it.
+    @discardableResult
+    package func update<Result>(
+        wakingIf shouldWake: (State) -> Bool,
+        _ body: (inout State) throws -> Result
+    ) rethrows -> Result {
+        let (result, waiter) = try self.inner.withLockedValue {
+            inner -> (Result, UnsafeContinuation<Void, Never>?) in
+            let result = try body(&inner.value)
+            guard inner.waiter != nil, shouldWake(inner.value) else { return (result, nil) }
+            defer { inner.waiter = nil }
+            return (result, inner.waiter)
+        }
+        waiter?.resume()
+        return result
+    }
+
+    /// Whether a task is suspended in ``wait(isolation:until:)``.
+    package var hasWaiter: Bool {
+        self.inner.withLockedValue { $0.waiter != nil }
+    }
+
+    /// Suspends until `condition` returns a value and returns it, or returns nil once the task is
+    /// cancelled. `condition` runs under the lock: at once, and again after every update that wakes
+    /// this waiter; it may change the state (take what it returns). While it returns nil the task
+    /// stays suspended. At most one task waits at a time.
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor the caller runs on; the wait resumes there.
+    ///   - condition: What the caller waits for: a value, or nil to keep waiting.
+    package func wait<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        until condition: (inout State) -> Result?
+    ) async -> Result? {
+        // The fast path: the condition holds already (no continuation, no cancellation handler).
+        if let result = self.inner.withLockedValue({ condition(&$0.value) }) { return result }
+        let id = self.inner.withLockedValue { inner -> UInt64 in
+            inner.lastWaitID &+= 1
+            return inner.lastWaitID
+        }
+        while !Task.isCancelled {
+            var result: Result?
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation(isolation: isolation) { (continuation: UnsafeContinuation<Void, Never>) in
+                    let resumeNow = self.inner.withLockedValue { inner -> Bool in
+                        if let value = condition(&inner.value) {
+                            result = value
+                            return true
+                        }
+                        // Cancelled before the continuation was stored: the handler found nothing to resume.
+                        if inner.cancelledWait == id { return true }
+                        precondition(inner.waiter == nil, "WaitableState supports a single waiter")
+                        inner.waiter = continuation
+                        inner.waiterID = id
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = self.inner.withLockedValue { inner -> UnsafeContinuation<Void, Never>? in
+                    guard let waiter = inner.waiter, inner.waiterID == id else {
+                        inner.cancelledWait = id
+                        return nil
+                    }
+                    inner.waiter = nil
+                    return waiter
+                }
+                waiter?.resume()
+            }
+            if let result { return result }
+        }
+        // One last look: what is there is still taken by a cancelled task (like a buffered element).
+        return self.inner.withLockedValue { condition(&$0.value) }
+    }
+}
+
+extension WaitableState where State == Bool {
+    /// Sets the flag and wakes the waiter: a one-shot signal.
+    package func fire() {
+        self.update { $0 = true }
+    }
+
+    /// Suspends until the flag is set. Returns false when the task was cancelled first.
+    @discardableResult
+    package func waitUntilFired(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        await self.wait(isolation: isolation) { $0 ? true : nil } ?? false
+    }
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+
+// The engine's end of the one timer model: every timer fires here, and the timeouts of authorizer
+// and user-authenticator calls live here.
+extension ClientEngine {
+    /// `timer` is due: the driver scheduled it with ``Action/scheduleTimer(_:deadline:)`` and did not
+    /// cancel it. `random` is a uniform sample in `0..<1` for a backoff it may start. Timers that
+    /// are no longer awaited (a call that was answered, a socket that is gone) change nothing.
+    package mutating func timerFired(_ timer: TimerID, at now: Duration, random: Double) -> [Action] {
+        self.now = now
+        var actions: [Action] = []
+        switch timer {
+        case .handshake, .activity, .pong, .close, .reconnect:
+            return self.apply(self.connection.timerFired(timer, at: now, random: random))
+        case .clientEvents:
+            self.clientEventTimerFired(at: now, to: &actions)
+        case .authorization(let channel, let socketID):
+            guard self.outstandingCalls.remove(timer) != nil else { return [] }
+            let error = PusherError(
+                .authorizationFailed, "the authorizer did not answer within \(self.configuration.authorizationTimeout)",
+                channel: channel)
+            actions.append(.cancelCall(timer, reason: error))
+            self.authorizationCompleted(channel: channel, socketID: socketID, result: .failure(error), to: &actions)
+        case .keyReload(let channel, let socketID):
+            guard self.outstandingCalls.remove(timer) != nil else { return [] }
+            let error = PusherError(
+                .authorizationFailed, "the authorizer did not answer within \(self.configuration.authorizationTimeout)",
+                channel: channel)
+            actions.append(.cancelCall(timer, reason: error))
+            self.keyReloadAnswered(channel: channel, socketID: socketID, result: .failure(error), to: &actions)
+        case .userAuthentication(let socketID):
+            guard self.outstandingCalls.remove(timer) != nil else { return [] }
+            let error = PusherError(
+                .signInFailed, "the user authenticator did not answer within \(self.configuration.authorizationTimeout)"
+            )
+            actions.append(.cancelCall(timer, reason: error))
+            self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: error), to: &actions)
+        }
+        return actions
+    }
+
+    /// Starts an authorizer or user-authenticator call: `action`, and `timer`, its timeout, due
+    /// ``Configuration/authorizationTimeout`` from now.
+    mutating func startCall(_ timer: TimerID, _ action: Action, to actions: inout [Action]) {
+        self.outstandingCalls.insert(timer)
+        actions.append(action)
+        actions.append(.scheduleTimer(timer, deadline: self.now + self.configuration.authorizationTimeout))
+    }
+
+    /// The call that `timer` times answered. Returns whether it was still awaited (its timeout is
+    /// then cancelled); a call that timed out already has been failed, and its answer is ignored.
+    mutating func callAnswered(_ timer: TimerID, to actions: inout [Action]) -> Bool {
+        guard self.outstandingCalls.remove(timer) != nil else { return false }
+        actions.append(.cancelTimer(timer))
+        return true
+    }
+}
