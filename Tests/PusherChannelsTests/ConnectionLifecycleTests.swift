@@ -180,6 +180,9 @@ struct ConnectionLifecycleTests {
         try await withHarness(server: .init(sendsConnectionEstablished: false)) { harness in
             await harness.server.waitForConnections(count: 1)
             await harness.clock.waitForDeadlines([.seconds(10)])
+            // The client has seen its socket open (it answers a ping only then): a socket still in
+            // its WebSocket handshake would be dropped without a close frame instead.
+            try await LivenessTests.waitUntilClientProcessed(harness)
             await harness.client.disconnect()
             await harness.server.waitUntil { $0.openConnections.isEmpty }
             #expect(await harness.server.snapshot.connections.first?.clientCloseCode == 1000)
