@@ -33,7 +33,7 @@ struct LivenessTests {
             await harness.server.send(raw: #"{"event":"pusher:pong","data":{}}"#)
             try await Self.waitUntilClientProcessed(harness)
             harness.clock.advance(by: .seconds(10))
-            // At t = 30 s the watchdog sees 10 s of silence and sleeps until t = 50 s.
+            // At t = 30 s the activity timer sees 10 s of silence and is scheduled again for t = 50 s.
             await harness.clock.waitForDeadlines([.seconds(50)])
             #expect(await harness.server.snapshot.messages(named: "pusher:ping").isEmpty)
             harness.clock.advance(by: .seconds(20))

@@ -122,7 +122,7 @@ struct SilentServerTests {
             }
             for attempt in 1...3 {
                 guard await Self.expectHandshakesStarted(server, count: attempt, clientHello: useTLS) else { return }
-                // The watchdog waits for the handshake timeout (10 s); nothing else sleeps.
+                // The one timer task waits for the handshake timeout (10 s); nothing else is scheduled.
                 await clock.waitForDeadlines([clock.now.offset + .seconds(10)])
                 clock.advance(by: .seconds(10))
                 let closed = await server.connections.wait(within: Self.promptly) { $0.allSatisfy(\.isClosed) }
