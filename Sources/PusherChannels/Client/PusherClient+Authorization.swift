@@ -31,10 +31,12 @@ extension PusherClient {
     ) {
         self.metrics?.authorization(
             channel: channel, isKeyReload: isKeyReload, succeeded: (try? result.get()) != nil, duration: duration)
+        // The engine named the channel in its action: it was validated then.
+        let name = ChannelName(unchecked: channel)
         if isKeyReload {
-            self.perform(self.engine.keyReloaded(channel: channel, socketID: socketID, result: result))
+            self.perform(self.engine.keyReloaded(channel: name, socketID: socketID, result: result))
         } else {
-            self.perform(self.engine.authorizationCompleted(channel: channel, socketID: socketID, result: result))
+            self.perform(self.engine.authorized(channel: name, socketID: socketID, result: result))
         }
     }
 

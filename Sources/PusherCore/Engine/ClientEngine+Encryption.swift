@@ -2,7 +2,7 @@
 
 extension ClientEngine {
     /// Performs what the decryption machine decided.
-    mutating func apply(_ decryptionActions: [DecryptionStateMachine.Action], to actions: inout [Action]) {
+    mutating func apply(_ decryptionActions: [DecryptionStateMachine.Action], into actions: inout [Action]) {
         for action in decryptionActions {
             switch action {
             case .deliver(let message, let plaintext):
@@ -13,7 +13,7 @@ extension ClientEngine {
                     self.apply(
                         self.decryption.reloadFailed(
                             channel, message: "not connected", at: self.now, open: self.configuration.open),
-                        to: &actions)
+                        into: &actions)
                     continue
                 }
                 actions.append(.reloadKey(channel: channel, socketID: socketID))
@@ -26,7 +26,7 @@ extension ClientEngine {
     /// The authorizer answered a key reload of `channel`. An answer for an older socket is stale:
     /// the channel was subscribed again with a fresh key since.
     package mutating func keyReloaded(
-        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>
+        channel: ChannelName, socketID: String, result: Result<ChannelAuthorization, PusherError>
     ) -> [Action] {
         guard self.connection.publicState.socketID == socketID else { return [] }
         var actions: [Action] = []
@@ -37,14 +37,15 @@ extension ClientEngine {
                 self.apply(
                     self.decryption.reloadFailed(
                         channel, message: "the reloaded authorization has no usable shared_secret", at: self.now,
-                        open: open), to: &actions)
+                        open: open), into: &actions)
                 return actions
             }
-            self.apply(self.decryption.reloadSucceeded(channel, key: key, at: self.now, open: open), to: &actions)
+            self.apply(self.decryption.reloadSucceeded(channel, key: key, at: self.now, open: open), into: &actions)
         case .failure(let error):
             self.apply(
                 self.decryption.reloadFailed(
-                    channel, message: "the key reload failed: \(error.message)", at: self.now, open: open), to: &actions
+                    channel, message: "the key reload failed: \(error.message)", at: self.now, open: open),
+                into: &actions
             )
         }
         return actions
