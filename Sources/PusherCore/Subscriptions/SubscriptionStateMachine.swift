@@ -19,7 +19,7 @@
 package struct SubscriptionStateMachine: Sendable {
     package enum Action: Sendable, Hashable {
         /// Ask the authorizer for `channel` on `socketID`; report with
-        /// ``SubscriptionStateMachine/authorizationSucceeded(_:socketID:)`` or
+        /// ``SubscriptionStateMachine/authorizationSucceeded(_:socketID:authorization:channelData:)`` or
         /// ``SubscriptionStateMachine/authorizationFailed(_:socketID:error:)``.
         case authorize(ChannelName, socketID: String)
         /// Send `pusher:subscribe` (with `auth` and `channel_data` for authorized channels).
