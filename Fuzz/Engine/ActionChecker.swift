@@ -11,7 +11,7 @@ struct ActionChecker {
     /// The roster as the presence consumer saw it: id → member.
     var roster: [String: PresenceMember]
     /// Key reloads asked for and not answered yet: (channel, socket id).
-    var pendingReloads: [(String, String)] = []
+    var pendingReloads: [(ChannelName, String)] = []
     /// Authorizations and user authentications asked for and not answered yet.
     var pendingRequests: [ClientEngine.Action] = []
 
@@ -45,10 +45,10 @@ struct ActionChecker {
         case .reportDecryptionFailure(let failure):
             check(failure.channel == EngineFixture.encrypted, "decryption failure on \(failure.channel)")
         case .notifySubscriptionCount(_, let channel):
-            check(self.isListened(channel), "subscription count for \(channel), which nobody consumes")
+            check(self.isListened(channel.rawValue), "subscription count for \(channel), which nobody consumes")
         case .reloadKey(let channel, let socketID):
             check(
-                channel == EngineFixture.encrypted && socketID == self.fixture.engine.state.socketID,
+                channel.rawValue == EngineFixture.encrypted && socketID == self.fixture.engine.state.socketID,
                 "key reload for \(channel) on \(socketID)")
             self.pendingReloads.append((channel, socketID))
         case .authorize(_, let socketID), .authenticateUser(let socketID):

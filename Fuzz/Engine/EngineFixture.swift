@@ -59,8 +59,9 @@ struct EngineFixture {
         self.add(.all, .all)
         self.add(.user(eventName: nil), .user)
         for channel in ["private-room", Self.presence, Self.encrypted] {
-            _ = self.engine.authorizationCompleted(
-                channel: channel, socketID: Self.socketID, result: .success(Self.authorization(of: channel)))
+            _ = self.engine.authorized(
+                channel: ChannelName(unchecked: channel), socketID: Self.socketID,
+                result: .success(Self.authorization(of: channel)))
         }
         for channel in ["news", "private-room", Self.encrypted] {
             self.receive(#"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)

@@ -53,9 +53,9 @@ func answer(_ checker: inout ActionChecker) {
     for request in requests {
         switch request {
         case .authorize(let channel, let socketID):
-            let authorization = EngineFixture.authorization(of: channel)
+            let authorization = EngineFixture.authorization(of: channel.rawValue)
             checker.inspect(
-                checker.fixture.engine.authorizationCompleted(
+                checker.fixture.engine.authorized(
                     channel: channel, socketID: socketID, result: .success(authorization)))
         case .authenticateUser(let socketID):
             checker.inspect(

@@ -46,4 +46,19 @@ struct ChannelNameTests {
         _ = try ChannelName(validating: "a_b-c=d@e,f.g;h")
         _ = try ChannelName(validating: String(repeating: "a", count: 164))
     }
+
+    @Test("a name wrapped unchecked (a received message's) finds what was stored under the validated name")
+    func uncheckedLookup() throws {
+        let validated = try ChannelName(validating: "private-encrypted-vault")
+        let received = ChannelName(unchecked: "private-encrypted-vault")
+        #expect(received == validated)
+        #expect([validated: 1][received] == 1)
+        #expect(received.kind == .privateEncrypted)
+        #expect(ChannelName(unchecked: "#server-to-user-1").kind == .public)
+    }
+
+    @Test("a channel name is no bigger than its string: wrapping one costs nothing on the per-event path")
+    func cheapWrapper() {
+        #expect(MemoryLayout<ChannelName>.size == MemoryLayout<String>.size)
+    }
 }

@@ -7,7 +7,7 @@ import Testing
 /// written as a letter ("a…" opens with key [97]), and "bad…" is malformed.
 @Suite("Decryption state machine")
 struct DecryptionStateMachineTests {
-    static let channel = "private-encrypted-c"
+    static let channel: ChannelName = "private-encrypted-c"
 
     static func open(_ message: PusherMessage, _ key: [UInt8]) -> DecryptionStateMachine.Opened {
         let data = message.data ?? ""
@@ -16,7 +16,7 @@ struct DecryptionStateMachineTests {
     }
 
     static func event(_ name: String, _ data: String) -> PusherMessage {
-        PusherMessage(event: name, channel: channel, data: data)
+        PusherMessage(event: name, channel: channel.rawValue, data: data)
     }
 
     /// Names of delivered events and (reason, event) of reported failures, in order.

@@ -41,18 +41,20 @@ extension PusherClient {
         channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>,
         cancel: CallCancellation
     ) {
+        // The engine named the channel in its action: it was validated then.
+        let name = ChannelName(unchecked: channel)
         let timer =
             isKeyReload
-            ? TimerID.keyReload(channel: channel, socketID: socketID)
-            : TimerID.authorization(channel: channel, socketID: socketID)
+            ? TimerID.keyReload(channel: name, socketID: socketID)
+            : TimerID.authorization(channel: name, socketID: socketID)
         guard let start = self.finishCall(timer, cancellation: cancel) else { return }
         let now = self.clock.now
         self.metrics?.authorization(
             channel: channel, isKeyReload: isKeyReload, succeeded: (try? result.get()) != nil, duration: now - start)
         if isKeyReload {
-            self.perform(self.engine.keyReloaded(channel: channel, socketID: socketID, result: result, at: now))
+            self.perform(self.engine.keyReloaded(channel: name, socketID: socketID, result: result, at: now))
         } else {
-            self.perform(self.engine.authorizationCompleted(channel: channel, socketID: socketID, result: result))
+            self.perform(self.engine.authorized(channel: name, socketID: socketID, result: result))
         }
     }
 

@@ -33,9 +33,10 @@ extension PusherClient {
                 }
                 self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
             case .consumersChanged(let channel):
+                let name = channel?.rawValue ?? Self.userEventsConsumers
                 // Only a channel's last consumer leaving unsubscribes it.
-                if self.metrics != nil, self.engine.consumerCount(on: channel) == 0 { subscriptionsChanged = true }
-                self.consumersChanged(on: channel)
+                if self.metrics != nil, self.engine.consumerCount(on: name) == 0 { subscriptionsChanged = true }
+                self.consumersChanged(on: name)
             case .openConnection(let generation):
                 self.openConnection(generation: generation)
             case .send(let generation, let text):
@@ -51,12 +52,12 @@ extension PusherClient {
             case .authorize(let channel, let socketID):
                 self.log(.debug, "authorizing", ["pusher.channel": "\(channel)"])
                 let cancel = self.startCall(.authorization(channel: channel, socketID: socketID))
-                self.commands.yield(.authorize(channel: channel, socketID: socketID, cancel: cancel))
+                self.commands.yield(.authorize(channel: channel.rawValue, socketID: socketID, cancel: cancel))
             case .reloadKey(let channel, let socketID):
                 self.log(.debug, "reloading the key of an encrypted channel", ["pusher.channel": "\(channel)"])
-                self.metrics?.keyReloadStarted(channel: channel)
+                self.metrics?.keyReloadStarted(channel: channel.rawValue)
                 let cancel = self.startCall(.keyReload(channel: channel, socketID: socketID))
-                self.commands.yield(.reloadKey(channel: channel, socketID: socketID, cancel: cancel))
+                self.commands.yield(.reloadKey(channel: channel.rawValue, socketID: socketID, cancel: cancel))
             case .authenticateUser(let socketID):
                 self.log(.debug, "authenticating the user")
                 let cancel = self.startCall(.userAuthentication(socketID: socketID))
@@ -98,7 +99,7 @@ extension PusherClient {
                 }
                 self.observers.notify(event)
             case .notifySubscriptionCount(let count, let channel):
-                self.observers.notifyCount(count, channel: channel)
+                self.observers.notifyCount(count, channel: channel.rawValue)
             case .notifyWatchlist(let event):
                 self.observers.notify(event)
             case .finished:

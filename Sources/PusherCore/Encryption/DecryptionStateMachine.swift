@@ -35,7 +35,7 @@ package struct DecryptionStateMachine: Sendable {
     package enum Action: Sendable, Hashable {
         case deliver(PusherMessage, plaintext: String)
         /// Ask the authorizer for `channel` again and report with `reloadSucceeded`/`reloadFailed`.
-        case reload(channel: String)
+        case reload(channel: ChannelName)
         case report(DecryptionFailure)
     }
 
@@ -51,7 +51,7 @@ package struct DecryptionStateMachine: Sendable {
         var heldBytes = 0
     }
 
-    private var channels: [String: Channel] = [:]
+    private var channels: [ChannelName: Channel] = [:]
     /// Events held for one channel during a reload, at most.
     package let maximumHeld: Int
     /// Bytes of events held for one channel during a reload, at most.
@@ -71,7 +71,7 @@ package struct DecryptionStateMachine: Sendable {
     }
 
     /// `channel` was (re)subscribed with `key`: it replaces whatever was known.
-    package mutating func subscribed(_ channel: String, key: [UInt8]) -> [Action] {
+    package mutating func subscribed(_ channel: ChannelName, key: [UInt8]) -> [Action] {
         let actions = self.removed(channel)
         self.channels[channel] = Channel(key: key)
         return actions
@@ -79,12 +79,12 @@ package struct DecryptionStateMachine: Sendable {
 
     /// `channel` was unsubscribed, or its connection was lost: the key is dropped, and held events
     /// are reported.
-    package mutating func removed(_ channel: String) -> [Action] {
+    package mutating func removed(_ channel: ChannelName) -> [Action] {
         guard let state = self.channels.removeValue(forKey: channel) else { return [] }
         return state.held.map {
             .report(
                 DecryptionFailure(
-                    channel: channel, event: $0.event, reason: .channelGone,
+                    channel: channel.rawValue, event: $0.event, reason: .channelGone,
                     message: "the channel's subscription ended while its key was reloading"))
         }
     }
@@ -96,7 +96,8 @@ package struct DecryptionStateMachine: Sendable {
 
     /// An encrypted event of `message.channel` arrived.
     package mutating func received(_ message: PusherMessage, at now: Duration, open: Open) -> [Action] {
-        guard let channel = message.channel, let index = self.channels.index(forKey: channel) else {
+        let channel = message.channel.map(ChannelName.init(unchecked:))
+        guard let channel, let index = self.channels.index(forKey: channel) else {
             return [
                 .report(
                     DecryptionFailure(
@@ -136,7 +137,9 @@ package struct DecryptionStateMachine: Sendable {
     }
 
     /// The reload for `channel` gave `key`.
-    package mutating func reloadSucceeded(_ channel: String, key: [UInt8], at now: Duration, open: Open) -> [Action] {
+    package mutating func reloadSucceeded(_ channel: ChannelName, key: [UInt8], at now: Duration, open: Open)
+        -> [Action]
+    {
         guard var state = self.channels[channel], state.isReloading else { return [] }
         state.key = key
         state.isReloading = false
@@ -156,13 +159,17 @@ package struct DecryptionStateMachine: Sendable {
 
     /// The reload for `channel` failed with `message`: the event that needed it is reported, the
     /// others are tried with the key the channel had.
-    package mutating func reloadFailed(_ channel: String, message: String, at now: Duration, open: Open) -> [Action] {
+    package mutating func reloadFailed(_ channel: ChannelName, message: String, at now: Duration, open: Open)
+        -> [Action]
+    {
         guard var state = self.channels[channel], state.isReloading, let first = state.held.first else { return [] }
         state.isReloading = false
         // A failed reload says nothing about the key: the next failure may try again.
         state.mayReload = true
         var actions: [Action] = [
-            .report(DecryptionFailure(channel: channel, event: first.event, reason: .reloadFailed, message: message))
+            .report(
+                DecryptionFailure(
+                    channel: channel.rawValue, event: first.event, reason: .reloadFailed, message: message))
         ]
         let rest = state.held.dropFirst()
         state.held = []
@@ -177,7 +184,7 @@ package struct DecryptionStateMachine: Sendable {
 
     private static func process(
         _ message: PusherMessage,
-        channel: String,
+        channel: ChannelName,
         state: inout Channel,
         actions: inout [Action],
         at now: Duration,
@@ -194,7 +201,7 @@ package struct DecryptionStateMachine: Sendable {
                 actions.append(
                     .report(
                         DecryptionFailure(
-                            channel: channel, event: message.event, reason: .heldEventsLimit,
+                            channel: channel.rawValue, event: message.event, reason: .heldEventsLimit,
                             message: "\(what) already wait for the channel's key reload")
                     )
                 )
@@ -212,7 +219,8 @@ package struct DecryptionStateMachine: Sendable {
             actions.append(
                 .report(
                     DecryptionFailure(
-                        channel: channel, event: message.event, reason: .malformedPayload, message: reason)))
+                        channel: channel.rawValue, event: message.event, reason: .malformedPayload,
+                        message: reason)))
         case .wrongKey where state.mayReload && state.lastReload.map({ now - $0 >= limits.reloadInterval }) ?? true:
             state.isReloading = true
             state.lastReload = now
@@ -228,7 +236,7 @@ package struct DecryptionStateMachine: Sendable {
             actions.append(
                 .report(
                     DecryptionFailure(
-                        channel: channel, event: message.event, reason: .cannotDecrypt,
+                        channel: channel.rawValue, event: message.event, reason: .cannotDecrypt,
                         message: "the channel's key does not open the event; \(why)")
                 )
             )

@@ -22,10 +22,10 @@ extension ClientEngine {
         case cancelTimer(TimerID)
 
         // Asynchronous work.
-        /// Ask the authorizer for `channel` on `socketID`; answer with ``ClientEngine/authorizationCompleted(channel:socketID:result:)``.
-        case authorize(channel: String, socketID: String)
+        /// Ask the authorizer for `channel` on `socketID`; answer with ``ClientEngine/authorized(channel:socketID:result:)``.
+        case authorize(channel: ChannelName, socketID: String)
         /// Ask the authorizer again for an encrypted channel's key; answer with ``ClientEngine/keyReloaded(channel:socketID:result:at:)``.
-        case reloadKey(channel: String, socketID: String)
+        case reloadKey(channel: ChannelName, socketID: String)
         /// Ask the user authenticator; answer with ``ClientEngine/userAuthenticated(socketID:auth:userData:)``
         /// or ``ClientEngine/userAuthenticationFailed(socketID:error:)``.
         case authenticateUser(socketID: String)
@@ -41,8 +41,9 @@ extension ClientEngine {
         case deliverPresence(PresenceChange, consumer: Int)
         /// End consumer `consumer`'s sequence, throwing `error` if there is one. The engine has forgotten it.
         case finishConsumer(Int, error: PusherError?)
-        /// The number of consumers of `channel` changed (``ClientEngine/userEventsChannel`` for user events).
-        case consumersChanged(channel: String)
+        /// The number of consumers of `channel` changed; nil: of the signed-in user's events (counted
+        /// under ``ClientEngine/userEventsChannel``).
+        case consumersChanged(channel: ChannelName?)
 
         // Notifications.
         case publishState(ConnectionState)
@@ -50,7 +51,8 @@ extension ClientEngine {
         case report(PusherError)
         case reportDecryptionFailure(DecryptionFailure)
         case notifySubscription(SubscriptionEvent)
-        case notifySubscriptionCount(Int, channel: String)
+        /// The server's `pusher_internal:subscription_count`: how many clients subscribe to `channel`.
+        case notifySubscriptionCount(Int, channel: ChannelName)
         case notifyWatchlist(WatchlistEvent)
 
         /// The run can end: the engine is stopped and owns no socket.

@@ -24,8 +24,8 @@ extension ClientEngine {
                 .clientEventRejected, "subscribe to the channel (iterate it) before triggering on it", channel: channel)
         }
         let text = Self.clientEventText(event, channel: channel, data: data)
-        guard self.subscriptions.isSubscribed(channel) else {
-            guard self.clientEvents.hold(text, channel: channel) else {
+        guard self.subscriptions.isSubscribed(name) else {
+            guard self.clientEvents.hold(text, channel: name) else {
                 throw PusherError(
                     .clientEventRejected, "too many client events wait for the subscription", channel: channel)
             }
@@ -38,22 +38,22 @@ extension ClientEngine {
                 channel: channel
             )
         }
-        self.clientEvents.enqueue(text, channel: channel)
+        self.clientEvents.enqueue(text, channel: name)
         self.now = now
         var actions: [Action] = []
-        self.sendClientEvents(at: now, to: &actions)
+        self.sendClientEvents(at: now, into: &actions)
         return actions
     }
 
     /// The pacing timer (``TimerID/clientEvents``) fired: send what the rate limit allows now.
-    mutating func clientEventTimerFired(at now: Duration, to actions: inout [Action]) {
+    mutating func clientEventTimerFired(at now: Duration, into actions: inout [Action]) {
         self.clientEvents.isTimerRunning = false
-        self.sendClientEvents(at: now, to: &actions)
+        self.sendClientEvents(at: now, into: &actions)
     }
 
     /// The connection is lost: every event ready to go waits for its channel's next subscription
     /// again (in order), so the pacing timer has nothing to do and is cancelled.
-    mutating func clientEventsConnectionLost(to actions: inout [Action]) {
+    mutating func clientEventsConnectionLost(into actions: inout [Action]) {
         while self.clientEvents.first != nil { self.clientEvents.holdFirstAgain() }
         guard self.clientEvents.isTimerRunning else { return }
         self.clientEvents.isTimerRunning = false
@@ -72,7 +72,7 @@ extension ClientEngine {
     }
 
     /// Sends queued events as the rate limit allows; starts the pacing timer when it holds some back.
-    private mutating func sendClientEvents(at now: Duration, to actions: inout [Action]) {
+    private mutating func sendClientEvents(at now: Duration, into actions: inout [Action]) {
         while let next = self.clientEvents.first {
             guard self.subscriptions.isSubscribed(next.channel), let generation = self.connection.readyGeneration else {
                 // The channel is being subscribed again (a reconnect): wait for it, in order.
@@ -92,19 +92,20 @@ extension ClientEngine {
     }
 
     /// `channel`'s subscription succeeded: its waiting events join the queue.
-    mutating func releaseClientEvents(of channel: String, to actions: inout [Action]) {
+    mutating func releaseClientEvents(of channel: ChannelName, into actions: inout [Action]) {
         guard self.clientEvents.release(channel) else { return }
-        self.sendClientEvents(at: self.now, to: &actions)
+        self.sendClientEvents(at: self.now, into: &actions)
     }
 
     /// Drops every queued event of `channel` and reports how many went unsent.
-    mutating func dropClientEvents(of channel: String, reason: String, to actions: inout [Action]) {
+    mutating func dropClientEvents(of channel: ChannelName, reason: String, into actions: inout [Action]) {
         let dropped = self.clientEvents.drop(channel)
         if dropped > 0 {
             actions.append(
                 .report(
                     PusherError(
-                        .clientEventRejected, "\(dropped) client event(s) not sent: \(reason)", channel: channel)))
+                        .clientEventRejected, "\(dropped) client event(s) not sent: \(reason)",
+                        channel: channel.rawValue)))
         }
     }
 }

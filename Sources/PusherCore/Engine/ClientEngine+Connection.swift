@@ -106,20 +106,13 @@ extension ClientEngine {
                 default: break
                 }
             case .connectionReady(let socketID):
-                self.apply(self.signInMachine.connected(socketID: socketID), to: &actions)
-                for subscriptionAction in self.subscriptions.connected(socketID: socketID) {
-                    self.apply(subscriptionAction, to: &actions)
-                }
+                self.apply(self.signInMachine.connected(socketID: socketID), into: &actions)
+                self.resubscribe(socketID: socketID, into: &actions)
             case .connectionLost:
-                self.subscriptions.disconnected()
-                self.rosters = [:]
-                // Keys live only as long as their subscription.
-                self.apply(self.decryption.removeAll(), to: &actions)
-                self.apply(self.signInMachine.disconnected(), to: &actions)
-                // Each was signed for the socket that is gone.
-                self.providedAuthorizations = [:]
+                self.subscriptionsLost(into: &actions)
+                self.apply(self.signInMachine.disconnected(), into: &actions)
                 // Nothing can be sent before channels are subscribed again.
-                self.clientEventsConnectionLost(to: &actions)
+                self.clientEventsConnectionLost(into: &actions)
             case .finished:
                 actions.append(.finished)
             }
@@ -128,7 +121,7 @@ extension ClientEngine {
     }
 
     /// Sends `text` on the ready connection, if there is one.
-    func sendOnReadyConnection(_ text: String, to actions: inout [Action]) {
+    func sendOnReadyConnection(_ text: String, into actions: inout [Action]) {
         guard let generation = self.connection.readyGeneration else { return }
         actions.append(.send(generation: generation, text: text))
     }

@@ -32,7 +32,7 @@ extension ClientEngine {
         case .channel(let name, let eventName, let authorization):
             let channel = try self.subscribableChannel(name, provided: authorization)
             let id = self.consumers.add(.channels([name], eventName: eventName))
-            self.consumerAdded(on: channel, to: &actions)
+            self.consumerAdded(on: channel, into: &actions)
             return (id, actions)
         case .channels(let names, let eventName):
             var unique: [String] = []
@@ -43,7 +43,7 @@ extension ClientEngine {
             var channels: [ChannelName] = []
             for name in unique { channels.append(try self.subscribableChannel(name, provided: nil)) }
             let id = self.consumers.add(.channels(unique, eventName: eventName))
-            for channel in channels { self.consumerAdded(on: channel, to: &actions) }
+            for channel in channels { self.consumerAdded(on: channel, into: &actions) }
             return (id, actions)
         case .presence(let name, let authorization):
             let channel = try self.subscribableChannel(name, provided: authorization)
@@ -51,16 +51,16 @@ extension ClientEngine {
                 throw PusherError(.invalidChannelName, "membership is only known on presence- channels", channel: name)
             }
             let id = self.consumers.add(.presence(name))
-            if let roster = self.rosters[name] {
+            if let roster = self.rosters[channel] {
                 actions.append(.deliverPresence(.snapshot(roster.snapshot), consumer: id))
             }
-            self.consumerAdded(on: channel, to: &actions)
+            self.consumerAdded(on: channel, into: &actions)
             return (id, actions)
         case .all:
             return (self.consumers.add(.all), [])
         case .user(let eventName):
             let id = self.consumers.add(.user(eventName: eventName))
-            return (id, [.consumersChanged(channel: Self.userEventsChannel)])
+            return (id, [.consumersChanged(channel: nil)])
         }
     }
 
@@ -71,24 +71,16 @@ extension ClientEngine {
         var actions: [Action] = [.finishConsumer(id, error: nil)]
         switch scope {
         case .channels(let channels, _):
-            for channel in channels {
-                self.apply(self.subscriptions.consumerRemoved(channel), to: &actions)
-                actions.append(.consumersChanged(channel: channel))
-            }
+            // Names in the table were validated when the consumer was added.
+            for channel in channels { self.consumerRemoved(from: ChannelName(unchecked: channel), into: &actions) }
         case .presence(let channel):
-            self.apply(self.subscriptions.consumerRemoved(channel), to: &actions)
-            actions.append(.consumersChanged(channel: channel))
+            self.consumerRemoved(from: ChannelName(unchecked: channel), into: &actions)
         case .all:
             break
         case .user:
-            actions.append(.consumersChanged(channel: Self.userEventsChannel))
+            actions.append(.consumersChanged(channel: nil))
         }
         return actions
-    }
-
-    private mutating func consumerAdded(on channel: ChannelName, to actions: inout [Action]) {
-        self.apply(self.subscriptions.consumerAdded(channel), to: &actions)
-        actions.append(.consumersChanged(channel: channel.rawValue))
     }
 
     /// Validates `name` for subscribing: a valid name, a supported kind, an authorizer if needed.
@@ -116,7 +108,7 @@ extension ClientEngine {
                     .invalidConfiguration,
                     "a provided authorization is only accepted for private and presence channels", channel: name)
             }
-            self.providedAuthorizations[name] = provided
+            self.providedAuthorizations[channel] = provided
             return channel
         }
         if channel.requiresAuthorization && !self.configuration.hasAuthorizer {
@@ -125,36 +117,5 @@ extension ClientEngine {
                 channel: name)
         }
         return channel
-    }
-
-    /// Performs what the subscription machine decided.
-    mutating func apply(_ action: SubscriptionStateMachine.Action?, to actions: inout [Action]) {
-        switch action {
-        case nil:
-            return
-        case .authorize(let channel, let socketID):
-            self.authorize(channel.rawValue, socketID: socketID, to: &actions)
-        case .subscribe(let channel, let auth, let channelData):
-            if channel.kind == .presence { self.presenceChannelData[channel.rawValue] = channelData }
-            self.sendOnReadyConnection(
-                OutboundMessage.subscribe(channel: channel.rawValue, auth: auth, channelData: channelData), to: &actions
-            )
-        case .unsubscribe(let channel):
-            self.dropClientEvents(of: channel, reason: "the channel was unsubscribed", to: &actions)
-            self.apply(self.decryption.removed(channel), to: &actions)
-            self.rosters[channel] = nil
-            self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel), to: &actions)
-        case .succeeded(let channel, let isResubscription):
-            self.releaseClientEvents(of: channel, to: &actions)
-            actions.append(.notifySubscription(.succeeded(channel: channel, isResubscription: isResubscription)))
-        case .failed(let channel, let error):
-            for id in self.consumers.removeChannel(channel) { actions.append(.finishConsumer(id, error: error)) }
-            self.rosters[channel] = nil
-            self.apply(self.decryption.removed(channel), to: &actions)
-            actions.append(.consumersChanged(channel: channel))
-            actions.append(.notifySubscription(.failed(channel: channel, error: error)))
-            self.dropClientEvents(of: channel, reason: "the subscription failed", to: &actions)
-            actions.append(.report(error))
-        }
     }
 }

@@ -2,7 +2,7 @@
 
 extension ClientEngine {
     /// Performs what the decryption machine decided.
-    mutating func apply(_ decryptionActions: [DecryptionStateMachine.Action], to actions: inout [Action]) {
+    mutating func apply(_ decryptionActions: [DecryptionStateMachine.Action], into actions: inout [Action]) {
         for action in decryptionActions {
             switch action {
             case .deliver(let message, let plaintext):
@@ -13,11 +13,11 @@ extension ClientEngine {
                     self.apply(
                         self.decryption.reloadFailed(
                             channel, message: "not connected", at: self.now, open: self.configuration.open),
-                        to: &actions)
+                        into: &actions)
                     continue
                 }
                 let call = TimerID.keyReload(channel: channel, socketID: socketID)
-                self.startCall(call, .reloadKey(channel: channel, socketID: socketID), to: &actions)
+                self.startCall(call, .reloadKey(channel: channel, socketID: socketID), into: &actions)
             case .report(let failure):
                 actions.append(.reportDecryptionFailure(failure))
             }
@@ -28,19 +28,19 @@ extension ClientEngine {
     /// the channel was subscribed again with a fresh key since; the answer of a call that timed out
     /// is ignored.
     package mutating func keyReloaded(
-        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>, at now: Duration
+        channel: ChannelName, socketID: String, result: Result<ChannelAuthorization, PusherError>, at now: Duration
     ) -> [Action] {
         self.now = now
         var actions: [Action] = []
-        guard self.callAnswered(.keyReload(channel: channel, socketID: socketID), to: &actions) else { return [] }
-        self.keyReloadAnswered(channel: channel, socketID: socketID, result: result, to: &actions)
+        guard self.callAnswered(.keyReload(channel: channel, socketID: socketID), into: &actions) else { return [] }
+        self.keyReloadAnswered(channel: channel, socketID: socketID, result: result, into: &actions)
         return actions
     }
 
     /// Hands the outcome of a key reload to the decryption machine.
     mutating func keyReloadAnswered(
-        channel: String, socketID: String, result: Result<ChannelAuthorization, PusherError>,
-        to actions: inout [Action]
+        channel: ChannelName, socketID: String, result: Result<ChannelAuthorization, PusherError>,
+        into actions: inout [Action]
     ) {
         guard self.connection.publicState.socketID == socketID else { return }
         let open = self.configuration.open
@@ -50,14 +50,15 @@ extension ClientEngine {
                 self.apply(
                     self.decryption.reloadFailed(
                         channel, message: "the reloaded authorization has no usable shared_secret", at: self.now,
-                        open: open), to: &actions)
+                        open: open), into: &actions)
                 return
             }
-            self.apply(self.decryption.reloadSucceeded(channel, key: key, at: self.now, open: open), to: &actions)
+            self.apply(self.decryption.reloadSucceeded(channel, key: key, at: self.now, open: open), into: &actions)
         case .failure(let error):
             self.apply(
                 self.decryption.reloadFailed(
-                    channel, message: "the key reload failed: \(error.message)", at: self.now, open: open), to: &actions
+                    channel, message: "the key reload failed: \(error.message)", at: self.now, open: open),
+                into: &actions
             )
         }
     }

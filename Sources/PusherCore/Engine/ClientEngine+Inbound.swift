@@ -74,7 +74,7 @@ extension ClientEngine {
     /// server-to-user channel counts once the sign-in succeeded).
     private func isConfirmed(_ channel: String?) -> Bool {
         guard let channel else { return false }
-        return self.subscriptions.isSubscribed(channel) || channel == self.signInMachine.user?.serverToUserChannel
+        return self.isSubscribed(channel) || channel == self.signInMachine.user?.serverToUserChannel
     }
 
     /// Routes a channel event to its consumers: app events of encrypted channels are decrypted first
@@ -95,7 +95,7 @@ extension ClientEngine {
             }
             let decrypted = self.decryption.received(message, at: self.now, open: self.configuration.open)
             let opened = decrypted.first.map { if case .deliver = $0 { true } else { false } } ?? false
-            self.apply(decrypted, to: &actions)
+            self.apply(decrypted, into: &actions)
             return opened
         }
         self.fanOut(ChannelEvent(message, channel: channel), to: consumers, into: &actions)
@@ -171,28 +171,17 @@ extension ClientEngine {
             // An error that names a pending subscription is about it; another one that arrives while
             // the sign-in waits for confirmation refuses the sign-in.
             if !self.failPendingSubscription(matching: error, into: &actions) {
-                self.apply(self.signInMachine.serverError(error), to: &actions)
+                self.apply(self.signInMachine.serverError(error), into: &actions)
             }
         case PusherEventName.subscriptionSucceeded:
-            guard let channel = message.channel else { return }
-            let action = self.subscriptions.subscriptionSucceeded(channel)
-            if case .succeeded = action, ChannelName.kind(of: channel) == .presence {
-                self.presenceSubscribed(channel, message, into: &actions)
-            }
-            self.apply(action, to: &actions)
+            self.handleSubscriptionSucceeded(message, into: &actions)
         case PusherEventName.memberAdded, PusherEventName.memberRemoved:
-            self.presenceMemberChanged(message, into: &actions)
+            self.handleMemberChange(message, into: &actions)
         case PusherEventName.subscriptionError:
-            guard let channel = message.channel else { return }
-            var error = Self.serverError(from: message)
-            error.code = .subscriptionFailed
-            error.channel = channel
-            for action in self.subscriptions.subscriptionFailed(channel, error: error) {
-                self.apply(action, to: &actions)
-            }
+            self.handleSubscriptionError(message, into: &actions)
         case PusherEventName.signInSuccess:
             let userData = (try? message.parsedData())?["user_data"]?.stringValue
-            self.apply(self.signInMachine.signInSucceeded(userData: userData), to: &actions)
+            self.apply(self.signInMachine.signInSucceeded(userData: userData), into: &actions)
         case PusherEventName.watchlistEvents:
             do {
                 for event in try WatchlistEvent.events(from: try message.parsedData()) {
@@ -202,13 +191,7 @@ extension ClientEngine {
                 actions.append(.report(error))
             }
         case PusherEventName.subscriptionCount:
-            guard let channel = message.channel, self.consumers.channels[channel] != nil else { return }
-            guard let count = (try? message.parsedData())?["subscription_count"]?.intValue else {
-                actions.append(
-                    .report(PusherError(.malformedMessage, "subscription_count without a count", channel: channel)))
-                return
-            }
-            actions.append(.notifySubscriptionCount(count, channel: channel))
+            self.handleSubscriptionCount(message, into: &actions)
         default:
             // Unknown `pusher_internal:` events are ignored; `pusher:` events on a channel (such as
             // `pusher:cache_miss`) belong to its consumers.

@@ -13,35 +13,35 @@ extension ClientEngine {
         case .handshake, .activity, .pong, .close, .reconnect:
             return self.apply(self.connection.timerFired(timer, at: now, random: random))
         case .clientEvents:
-            self.clientEventTimerFired(at: now, to: &actions)
+            self.clientEventTimerFired(at: now, into: &actions)
         case .authorization(let channel, let socketID):
             guard self.outstandingCalls.remove(timer) != nil else { return [] }
             let error = PusherError(
                 .authorizationFailed, "the authorizer did not answer within \(self.configuration.authorizationTimeout)",
-                channel: channel)
+                channel: channel.rawValue)
             actions.append(.cancelCall(timer, reason: error))
-            self.authorizationCompleted(channel: channel, socketID: socketID, result: .failure(error), to: &actions)
+            self.authorized(channel: channel, socketID: socketID, result: .failure(error), into: &actions)
         case .keyReload(let channel, let socketID):
             guard self.outstandingCalls.remove(timer) != nil else { return [] }
             let error = PusherError(
                 .authorizationFailed, "the authorizer did not answer within \(self.configuration.authorizationTimeout)",
-                channel: channel)
+                channel: channel.rawValue)
             actions.append(.cancelCall(timer, reason: error))
-            self.keyReloadAnswered(channel: channel, socketID: socketID, result: .failure(error), to: &actions)
+            self.keyReloadAnswered(channel: channel, socketID: socketID, result: .failure(error), into: &actions)
         case .userAuthentication(let socketID):
             guard self.outstandingCalls.remove(timer) != nil else { return [] }
             let error = PusherError(
                 .signInFailed, "the user authenticator did not answer within \(self.configuration.authorizationTimeout)"
             )
             actions.append(.cancelCall(timer, reason: error))
-            self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: error), to: &actions)
+            self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: error), into: &actions)
         }
         return actions
     }
 
     /// Starts an authorizer or user-authenticator call: `action`, and `timer`, its timeout, due
     /// ``Configuration/authorizationTimeout`` from now.
-    mutating func startCall(_ timer: TimerID, _ action: Action, to actions: inout [Action]) {
+    mutating func startCall(_ timer: TimerID, _ action: Action, into actions: inout [Action]) {
         self.outstandingCalls.insert(timer)
         actions.append(action)
         actions.append(.scheduleTimer(timer, deadline: self.now + self.configuration.authorizationTimeout))
@@ -49,7 +49,7 @@ extension ClientEngine {
 
     /// The call that `timer` times answered. Returns whether it was still awaited (its timeout is
     /// then cancelled); a call that timed out already has been failed, and its answer is ignored.
-    mutating func callAnswered(_ timer: TimerID, to actions: inout [Action]) -> Bool {
+    mutating func callAnswered(_ timer: TimerID, into actions: inout [Action]) -> Bool {
         guard self.outstandingCalls.remove(timer) != nil else { return false }
         actions.append(.cancelTimer(timer))
         return true

@@ -5,38 +5,38 @@ extension ClientEngine {
     package mutating func signIn(at now: Duration) -> [Action] {
         self.now = now
         var actions: [Action] = []
-        self.apply(self.signInMachine.signIn(), to: &actions)
+        self.apply(self.signInMachine.signIn(), into: &actions)
         return actions
     }
 
     /// The user authenticator answered for `socketID` (ignored when the call timed out already).
     package mutating func userAuthenticated(socketID: String, auth: String, userData: String) -> [Action] {
         var actions: [Action] = []
-        guard self.callAnswered(.userAuthentication(socketID: socketID), to: &actions) else { return [] }
-        self.apply(self.signInMachine.authenticated(socketID: socketID, auth: auth, userData: userData), to: &actions)
+        guard self.callAnswered(.userAuthentication(socketID: socketID), into: &actions) else { return [] }
+        self.apply(self.signInMachine.authenticated(socketID: socketID, auth: auth, userData: userData), into: &actions)
         return actions
     }
 
     /// The user authenticator failed for `socketID` (ignored when the call timed out already).
     package mutating func userAuthenticationFailed(socketID: String, error: PusherError) -> [Action] {
         var actions: [Action] = []
-        guard self.callAnswered(.userAuthentication(socketID: socketID), to: &actions) else { return [] }
+        guard self.callAnswered(.userAuthentication(socketID: socketID), into: &actions) else { return [] }
         let failure = error.code == .signInFailed ? error : PusherError(.signInFailed, error.message, cause: error)
-        self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: failure), to: &actions)
+        self.apply(self.signInMachine.authenticationFailed(socketID: socketID, error: failure), into: &actions)
         return actions
     }
 
     /// Performs what the sign-in machine decided.
-    mutating func apply(_ signInActions: [SignInStateMachine.Action], to actions: inout [Action]) {
+    mutating func apply(_ signInActions: [SignInStateMachine.Action], into actions: inout [Action]) {
         for action in signInActions {
             switch action {
             case .authenticate(let socketID):
                 self.startCall(
-                    .userAuthentication(socketID: socketID), .authenticateUser(socketID: socketID), to: &actions)
+                    .userAuthentication(socketID: socketID), .authenticateUser(socketID: socketID), into: &actions)
             case .sendSignIn(let auth, let userData):
-                self.sendOnReadyConnection(OutboundMessage.signIn(auth: auth, userData: userData), to: &actions)
+                self.sendOnReadyConnection(OutboundMessage.signIn(auth: auth, userData: userData), into: &actions)
             case .subscribe(let channel):
-                self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel), to: &actions)
+                self.sendOnReadyConnection(OutboundMessage.subscribe(channel: channel), into: &actions)
             case .publish(let state): actions.append(.publishUser(state))
             case .report(let error): actions.append(.report(error))
             }

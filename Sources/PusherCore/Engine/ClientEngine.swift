@@ -85,11 +85,11 @@ package struct ClientEngine: Sendable {
     var signInMachine = SignInStateMachine()
     var consumers = ConsumerTable()
     /// Membership of subscribed presence channels, rebuilt on every subscription.
-    var rosters: [String: PresenceRoster] = [:]
+    var rosters: [ChannelName: PresenceRoster] = [:]
     /// The `channel_data` each presence channel was last subscribed with (it names "me").
-    var presenceChannelData: [String: String] = [:]
+    var presenceChannelData: [ChannelName: String] = [:]
     /// Authorizations passed with a subscription, per channel, until used for their socket id.
-    var providedAuthorizations: [String: ProvidedAuthorization] = [:]
+    var providedAuthorizations: [ChannelName: ProvidedAuthorization] = [:]
     var clientEvents: ClientEventQueue
     /// Authorizer and user-authenticator calls under way, by their timeout timer.
     var outstandingCalls: Set<TimerID> = []
@@ -111,21 +111,27 @@ package struct ClientEngine: Sendable {
     }
 
     // MARK: Reading
+    // Queries answer the driver's public calls: they take the name the user gave, unvalidated (a
+    // name that was never accepted finds nothing).
 
     /// The connection state now.
     package var state: ConnectionState { self.connection.publicState }
 
     /// Channels that currently have consumers, whether or not the server has confirmed them yet.
-    package var channelNames: [String] { self.subscriptions.channelNames }
+    package var channelNames: [String] { self.subscriptions.channelNames.map(\.rawValue) }
 
     /// The members of a subscribed presence channel now.
-    package func members(of channel: String) -> PresenceSnapshot? { self.rosters[channel]?.snapshot }
+    package func members(of channel: String) -> PresenceSnapshot? {
+        self.rosters[ChannelName(unchecked: channel)]?.snapshot
+    }
 
     /// The signed-in user, if any.
     package var user: SignedInUser? { self.signInMachine.user }
 
     /// Whether the server has confirmed `channel` on the current connection.
-    package func isSubscribed(_ channel: String) -> Bool { self.subscriptions.isSubscribed(channel) }
+    package func isSubscribed(_ channel: String) -> Bool {
+        self.subscriptions.isSubscribed(ChannelName(unchecked: channel))
+    }
 
     /// How many consumers iterate events (or presence changes) of `channel`.
     package func consumerCount(on channel: String) -> Int { self.consumers.count(on: channel) }
@@ -135,7 +141,7 @@ package struct ClientEngine: Sendable {
     package var activeGeneration: Generation? { self.connection.activeGeneration }
 
     /// Channels the server has confirmed on the current connection.
-    package var subscribedChannelCount: Int { self.subscriptions.subscribedCount }
+    package var subscribedChannelCount: Int { self.subscriptions.subscribedChannelCount }
 
     /// How many consumers iterate the signed-in user's events.
     package var userConsumerCount: Int { self.consumers.user.count }

@@ -9,21 +9,21 @@
 /// which are newer: the channel's order is kept.
 struct ClientEventQueue: Sendable {
     struct Queued: Sendable, Hashable {
-        var channel: String
+        var channel: ChannelName
         var text: String
     }
 
     let queueLimit: Int
     var limiter: RateLimiter
     /// Waiting for their channel's subscription, per channel, in order.
-    private(set) var waiting: [String: [String]] = [:]
+    private(set) var waiting: [ChannelName: [String]] = [:]
     /// Ready to go, in order.
     private(set) var ready: [Queued] = []
     private var readyStart = 0
     /// Events of each channel in `ready`.
-    private var readyCounts: [String: Int] = [:]
+    private var readyCounts: [ChannelName: Int] = [:]
     /// How many of each channel's waiting events were put back from `ready` (they come first).
-    private var putBack: [String: Int] = [:]
+    private var putBack: [ChannelName: Int] = [:]
     /// Whether a pacing timer is running.
     var isTimerRunning = false
 
@@ -48,14 +48,14 @@ struct ClientEventQueue: Sendable {
         }
     }
 
-    mutating func enqueue(_ text: String, channel: String) {
+    mutating func enqueue(_ text: String, channel: ChannelName) {
         self.ready.append(Queued(channel: channel, text: text))
         self.readyCounts[channel, default: 0] += 1
     }
 
     /// Adds an event that waits for `channel`'s subscription; false when `queueLimit` events of the
     /// channel wait already (or are ready and would wait again).
-    mutating func hold(_ text: String, channel: String) -> Bool {
+    mutating func hold(_ text: String, channel: ChannelName) -> Bool {
         let count = self.waiting[channel]?.count ?? 0
         guard count + self.readyCounts[channel, default: 0] < self.queueLimit else { return false }
         self.waiting[channel, default: []].append(text)
@@ -73,7 +73,7 @@ struct ClientEventQueue: Sendable {
     }
 
     /// Moves `channel`'s waiting events to the ready queue; returns whether there were any.
-    mutating func release(_ channel: String) -> Bool {
+    mutating func release(_ channel: ChannelName) -> Bool {
         self.putBack[channel] = nil
         guard let held = self.waiting.removeValue(forKey: channel), !held.isEmpty else { return false }
         for text in held { self.enqueue(text, channel: channel) }
@@ -81,7 +81,7 @@ struct ClientEventQueue: Sendable {
     }
 
     /// Drops every event of `channel`; returns how many.
-    mutating func drop(_ channel: String) -> Int {
+    mutating func drop(_ channel: ChannelName) -> Int {
         self.putBack[channel] = nil
         self.readyCounts[channel] = nil
         let waiting = self.waiting.removeValue(forKey: channel)?.count ?? 0

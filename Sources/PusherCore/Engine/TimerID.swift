@@ -19,9 +19,9 @@ package enum TimerID: Hashable, Sendable, CustomStringConvertible {
     /// The rate limit allows the next client event.
     case clientEvents
     /// The authorizer must answer for a channel on a socket by then.
-    case authorization(channel: String, socketID: String)
+    case authorization(channel: ChannelName, socketID: String)
     /// The authorizer must answer a key reload of an encrypted channel on a socket by then.
-    case keyReload(channel: String, socketID: String)
+    case keyReload(channel: ChannelName, socketID: String)
     /// The user authenticator must answer for a socket by then.
     case userAuthentication(socketID: String)
 

@@ -19,16 +19,16 @@
 package struct SubscriptionStateMachine: Sendable {
     package enum Action: Sendable, Hashable {
         /// Ask the authorizer for `channel` on `socketID`; report with
-        /// ``SubscriptionStateMachine/authorizationSucceeded(_:socketID:)`` or
+        /// ``SubscriptionStateMachine/authorizationSucceeded(_:socketID:authorization:channelData:)`` or
         /// ``SubscriptionStateMachine/authorizationFailed(_:socketID:error:)``.
         case authorize(ChannelName, socketID: String)
         /// Send `pusher:subscribe` (with `auth` and `channel_data` for authorized channels).
         case subscribe(ChannelName, auth: String?, channelData: String?)
-        case unsubscribe(String)
+        case unsubscribe(ChannelName)
         /// The server confirmed a subscription. `isResubscription` is true when the channel had been
         /// subscribed before on an earlier connection (events may have been missed in between).
-        case succeeded(String, isResubscription: Bool)
-        case failed(String, PusherError)
+        case succeeded(ChannelName, isResubscription: Bool)
+        case failed(ChannelName, PusherError)
     }
 
     private enum ServerState: Sendable, Hashable {
@@ -43,65 +43,63 @@ package struct SubscriptionStateMachine: Sendable {
     }
 
     private struct Entry: Sendable {
-        var name: ChannelName
         var consumers: Int
         var server: ServerState
         var hasBeenSubscribed: Bool
     }
 
-    private var entries: [String: Entry] = [:]
+    private var entries: [ChannelName: Entry] = [:]
     /// The socket id of the ready connection.
     private var socketID: String?
 
     package init() {}
 
     /// Channels with at least one consumer.
-    package var channelNames: [String] {
-        self.entries.values.filter { $0.consumers > 0 }.map(\.name.rawValue).sorted()
+    package var channelNames: [ChannelName] {
+        self.entries.filter { $0.value.consumers > 0 }.map(\.key).sorted()
     }
 
-    package func isSubscribed(_ channel: String) -> Bool {
+    package func isSubscribed(_ channel: ChannelName) -> Bool {
         self.entries[channel]?.server == .subscribed
     }
 
     /// Channels the server has confirmed (O(channels): for metrics, not the per-event path).
-    package var subscribedCount: Int {
+    package var subscribedChannelCount: Int {
         self.entries.values.reduce(0) { count, entry in entry.server == .subscribed ? count + 1 : count }
     }
 
     /// Channels whose subscribe was sent and not yet confirmed.
-    package var awaitingConfirmation: [String] {
+    package var awaitingConfirmation: [ChannelName] {
         self.entries.filter { $0.value.server == .subscribing }.map(\.key).sorted()
     }
 
-    /// What to do to start subscribing `entry` on the current connection.
-    private mutating func start(_ name: String) -> Action? {
-        guard let socketID, var entry = self.entries[name] else { return nil }
-        if entry.name.requiresAuthorization {
+    /// What to do to start subscribing `channel` on the current connection.
+    private mutating func start(_ channel: ChannelName) -> Action? {
+        guard let socketID, var entry = self.entries[channel] else { return nil }
+        if channel.requiresAuthorization {
             entry.server = .authorizing(socketID: socketID)
-            self.entries[name] = entry
-            return .authorize(entry.name, socketID: socketID)
+            self.entries[channel] = entry
+            return .authorize(channel, socketID: socketID)
         }
         entry.server = .subscribing
-        self.entries[name] = entry
-        return .subscribe(entry.name, auth: nil, channelData: nil)
+        self.entries[channel] = entry
+        return .subscribe(channel, auth: nil, channelData: nil)
     }
 
     /// A consumer started listening on `channel`.
     package mutating func consumerAdded(_ channel: ChannelName) -> Action? {
-        let name = channel.rawValue
-        guard var entry = self.entries[name] else {
-            self.entries[name] = Entry(name: channel, consumers: 1, server: .pending, hasBeenSubscribed: false)
-            return self.start(name)
+        guard var entry = self.entries[channel] else {
+            self.entries[channel] = Entry(consumers: 1, server: .pending, hasBeenSubscribed: false)
+            return self.start(channel)
         }
         entry.consumers += 1
         if entry.consumers == 1 && entry.server == .cancelling { entry.server = .subscribing }
-        self.entries[name] = entry
+        self.entries[channel] = entry
         return nil
     }
 
     /// A consumer of `channel` went away.
-    package mutating func consumerRemoved(_ channel: String) -> Action? {
+    package mutating func consumerRemoved(_ channel: ChannelName) -> Action? {
         guard var entry = self.entries[channel], entry.consumers > 0 else { return nil }
         entry.consumers -= 1
         guard entry.consumers == 0 else {
@@ -133,13 +131,13 @@ package struct SubscriptionStateMachine: Sendable {
     package mutating func connected(socketID: String) -> [Action] {
         self.socketID = socketID
         var actions: [Action] = []
-        for name in self.entries.keys.sorted() {
-            guard let entry = self.entries[name] else { continue }
+        for channel in self.entries.keys.sorted() {
+            guard let entry = self.entries[channel] else { continue }
             guard entry.consumers > 0 else {
-                self.entries[name] = nil
+                self.entries[channel] = nil
                 continue
             }
-            if let action = self.start(name) { actions.append(action) }
+            if let action = self.start(channel) { actions.append(action) }
         }
         return actions
     }
@@ -147,18 +145,18 @@ package struct SubscriptionStateMachine: Sendable {
     /// The connection is gone: every subscription must be made again on the next one.
     package mutating func disconnected() {
         self.socketID = nil
-        for (name, entry) in self.entries {
+        for (channel, entry) in self.entries {
             if entry.consumers == 0 {
-                self.entries[name] = nil
+                self.entries[channel] = nil
             } else {
-                self.entries[name]!.server = .pending  // `name` comes from iterating `entries`
+                self.entries[channel]!.server = .pending  // `channel` comes from iterating `entries`
             }
         }
     }
 
     /// The authorizer answered for `channel` on `socketID`.
     package mutating func authorizationSucceeded(
-        _ channel: String, socketID: String, authorization auth: String, channelData: String?
+        _ channel: ChannelName, socketID: String, authorization auth: String, channelData: String?
     ) -> Action? {
         guard var entry = self.entries[channel], entry.server == .authorizing(socketID: socketID),
             socketID == self.socketID
@@ -171,12 +169,12 @@ package struct SubscriptionStateMachine: Sendable {
         }
         entry.server = .subscribing
         self.entries[channel] = entry
-        return .subscribe(entry.name, auth: auth, channelData: channelData)
+        return .subscribe(channel, auth: auth, channelData: channelData)
     }
 
     /// The authorizer failed for `channel` on `socketID`. Its consumers are failed; subscribing again
     /// retries.
-    package mutating func authorizationFailed(_ channel: String, socketID: String, error: PusherError) -> Action? {
+    package mutating func authorizationFailed(_ channel: ChannelName, socketID: String, error: PusherError) -> Action? {
         guard let entry = self.entries[channel], entry.server == .authorizing(socketID: socketID),
             socketID == self.socketID
         else {
@@ -187,7 +185,7 @@ package struct SubscriptionStateMachine: Sendable {
     }
 
     /// `pusher_internal:subscription_succeeded` arrived for `channel`.
-    package mutating func subscriptionSucceeded(_ channel: String) -> Action? {
+    package mutating func subscriptionSucceeded(_ channel: ChannelName) -> Action? {
         guard var entry = self.entries[channel] else { return nil }
         switch entry.server {
         case .subscribing:
@@ -207,7 +205,7 @@ package struct SubscriptionStateMachine: Sendable {
     /// The server refused `channel`. Its consumers are failed and forgotten; subscribing again
     /// retries. Because the server may hold the subscription anyway (a refusal such as "Existing
     /// subscription"), an unsubscribe is sent first so that a retry starts clean.
-    package mutating func subscriptionFailed(_ channel: String, error: PusherError) -> [Action] {
+    package mutating func subscriptionFailed(_ channel: ChannelName, error: PusherError) -> [Action] {
         guard let entry = self.entries.removeValue(forKey: channel) else { return [] }
         var actions: [Action] = []
         if entry.server == .subscribing || entry.server == .subscribed || entry.server == .cancelling {

@@ -27,8 +27,8 @@ struct ClientEngineAuthorizationTests {
         let a = try script.add(.channel("private-a", eventName: nil, authorization: nil)).id
         _ = try script.add(.channel("private-b", eventName: nil, authorization: nil))
         for channel in ["private-a", "private-b"] {
-            _ = script.engine.authorizationCompleted(
-                channel: channel, socketID: "1.1", result: .success(.init(auth: "k:s")))
+            _ = script.engine.authorized(
+                channel: ChannelName(unchecked: channel), socketID: "1.1", result: .success(.init(auth: "k:s")))
         }
         let actions = script.receive(
             #"{"event":"pusher:error","data":{"message":"Invalid signature for private-a","code":null}}"#)
@@ -49,8 +49,8 @@ struct ClientEngineAuthorizationTests {
         for index in 0..<pending {
             let channel = "private-\(index)"
             ids[channel] = try script.add(.channel(channel, eventName: nil, authorization: nil)).id
-            _ = script.engine.authorizationCompleted(
-                channel: channel, socketID: "1.1", result: .success(.init(auth: "k:s")))
+            _ = script.engine.authorized(
+                channel: ChannelName(unchecked: channel), socketID: "1.1", result: .success(.init(auth: "k:s")))
         }
         // About 100 KB of words, naming one pending channel near the end.
         let filler = String(repeating: "lorem-ipsum dolor ", count: 5_500)
@@ -71,10 +71,10 @@ struct ClientEngineAuthorizationTests {
         var script = EngineScript()
         script.connect(socketID: "1.1")
         _ = try script.add(.channel("private-a", eventName: nil, authorization: nil))
-        let stale = script.engine.authorizationCompleted(
+        let stale = script.engine.authorized(
             channel: "private-a", socketID: "0.9", result: .success(.init(auth: "k:old")))
         #expect(stale.isEmpty)
-        let current = script.engine.authorizationCompleted(
+        let current = script.engine.authorized(
             channel: "private-a", socketID: "1.1", result: .success(.init(auth: "k:new")))
         #expect(current.sent == [#"{"event":"pusher:subscribe","data":{"channel":"private-a","auth":"k:new"}}"#])
     }
@@ -84,7 +84,7 @@ struct ClientEngineAuthorizationTests {
         var script = EngineScript()
         script.connect()
         let id = try script.add(.presence("presence-room", authorization: nil)).id
-        let actions = script.engine.authorizationCompleted(
+        let actions = script.engine.authorized(
             channel: "presence-room", socketID: "1.1", result: .success(.init(auth: "k:s")))
         #expect(actions.sent.isEmpty)
         #expect(

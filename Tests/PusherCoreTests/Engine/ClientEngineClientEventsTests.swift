@@ -10,7 +10,7 @@ struct ClientEngineClientEventsTests {
         var script = EngineScript(clientEventRateLimit: 2)
         script.connect()
         _ = try script.add(.channel("private-chat", eventName: nil, authorization: nil))
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
         for index in 1...3 {
             #expect(try script.engine.trigger("client-n", on: "private-chat", data: "\(index)", at: script.now).isEmpty)
@@ -55,7 +55,7 @@ struct ClientEngineClientEventsTests {
         #expect(throws: PusherError.self) {
             try script.engine.trigger("client-a", on: "private-chat", data: "3", at: script.now)
         }
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
         #expect(script.engine.removeConsumer(id).reported == [])
         // Removing before confirmation: the subscription is undone when it is confirmed.

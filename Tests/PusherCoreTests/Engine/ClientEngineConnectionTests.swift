@@ -10,7 +10,7 @@ struct ClientEngineConnectionTests {
         var script = EngineScript()
         script.connect(socketID: "1.1")
         _ = try script.add(.presence("presence-room", authorization: nil))
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "presence-room", socketID: "1.1",
             result: .success(.init(auth: "k:s", channelData: #"{"user_id":"1"}"#)))
         _ = script.receive(

@@ -84,7 +84,7 @@ struct ClientEngineConsumersTests {
         var script = EngineScript()
         script.connect()
         _ = try script.add(.presence("presence-room", authorization: nil))
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "presence-room",
             socketID: "1.1",
             result: .success(ChannelAuthorization(auth: "key:sig", channelData: #"{"user_id":"1"}"#))

@@ -10,7 +10,7 @@ struct ClientEngineEncryptionTests {
         var script = EngineScript()
         script.connect()
         let id = try script.add(.channel("private-encrypted-vault", eventName: nil, authorization: nil)).id
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "private-encrypted-vault",
             socketID: "1.1",
             result: .success(.init(auth: "key:sig", sharedSecret: "k"))
@@ -48,7 +48,7 @@ struct ClientEngineEncryptionTests {
         var script = EngineScript()
         script.connect()
         let id = try script.add(.channel("private-encrypted-vault", eventName: nil, authorization: nil)).id
-        let actions = script.engine.authorizationCompleted(
+        let actions = script.engine.authorized(
             channel: "private-encrypted-vault",
             socketID: "1.1",
             result: .success(.init(auth: "key:sig", sharedSecret: "not-one-byte"))

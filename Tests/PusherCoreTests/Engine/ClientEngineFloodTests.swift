@@ -12,7 +12,7 @@ struct ClientEngineFloodTests {
         var script = EngineScript(maximumPresenceMembers: 200_000)
         script.connect()
         let id = try script.add(.presence("presence-room", authorization: nil)).id
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "presence-room",
             socketID: "1.1",
             result: .success(.init(auth: "k:s", channelData: #"{"user_id":"0"}"#))
@@ -44,7 +44,7 @@ struct ClientEngineFloodTests {
         var script = EngineScript(maximumPresenceMembers: 100)
         script.connect()
         _ = try script.add(.presence("presence-room", authorization: nil))
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "presence-room",
             socketID: "1.1",
             result: .success(.init(auth: "k:s", channelData: #"{"user_id":"0"}"#))

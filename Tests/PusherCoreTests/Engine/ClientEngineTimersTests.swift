@@ -30,7 +30,7 @@ struct ClientEngineTimersTests {
         #expect(fired.reported == [.authorizationFailed])
         // The late answer is ignored: nothing is subscribed.
         #expect(
-            script.engine.authorizationCompleted(
+            script.engine.authorized(
                 channel: "private-a", socketID: "1.1", result: .success(.init(auth: "key:late"))
             ) == [])
     }
@@ -40,14 +40,14 @@ struct ClientEngineTimersTests {
         var script = EngineScript()
         script.connect()
         _ = try script.add(.channel("private-a", eventName: nil, authorization: nil))
-        let answered = script.engine.authorizationCompleted(
+        let answered = script.engine.authorized(
             channel: "private-a", socketID: "1.1", result: .success(.init(auth: "key:sig")))
         #expect(answered.first == .cancelTimer(Self.authorization))
         #expect(answered.sent.count == 1)
         #expect(script.engine.timerFired(Self.authorization, at: .seconds(10), random: 0) == [])
         // A second answer for the same call is not taken twice.
         #expect(
-            script.engine.authorizationCompleted(
+            script.engine.authorized(
                 channel: "private-a", socketID: "1.1", result: .success(.init(auth: "key:sig"))
             ) == [])
     }
@@ -103,7 +103,7 @@ struct ClientEngineTimersTests {
         var script = EngineScript(clientEventRateLimit: 1)
         script.connect()
         _ = try script.add(.channel("private-chat", eventName: nil, authorization: nil))
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "private-chat", socketID: "1.1", result: .success(.init(auth: "key:sig")))
         _ = script.receive(EngineScript.succeeded("private-chat"))
         #expect(try script.engine.trigger("client-n", on: "private-chat", data: "1", at: script.now).sent.count == 1)
@@ -115,7 +115,7 @@ struct ClientEngineTimersTests {
         // After the reconnect and the new subscription, the waiting event goes out.
         script.now += .seconds(2)
         script.connect(socketID: "2.2")
-        _ = script.engine.authorizationCompleted(
+        _ = script.engine.authorized(
             channel: "private-chat", socketID: "2.2", result: .success(.init(auth: "key:sig")))
         let resubscribed = script.receive(EngineScript.succeeded("private-chat"))
         #expect(resubscribed.sent == [#"{"event":"client-n","channel":"private-chat","data":"2"}"#])
