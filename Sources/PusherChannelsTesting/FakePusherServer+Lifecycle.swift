@@ -115,7 +115,7 @@ extension FakePusherServer {
     private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws
     {
         let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
-        let id = await self.open(uri: uri, outbox: outbox, channel: channel.channel)
+        let id = await self.open(uri: uri, sink: .loopback(outbox: outbox, channel: channel.channel))
         defer { outbox.finish() }
         try await channel.executeThenClose { inbound, outbound in
             await withThrowingTaskGroup(of: Void.self) { group in
