@@ -135,7 +135,9 @@ extension FakePusherServer {
         await self.closed(id)
     }
 
+    /// Stops: drops every connection, and refuses new ones (in memory there is no listener to close).
     private func dropAll() {
+        self.refusing.withLockedValue { $0 = true }
         self.drop(nil)
     }
 }
