@@ -166,4 +166,15 @@ extension FakePusherServer {
         let ids = (self.presence[channel] ?? [:]).keys.sorted()
         return JSONValue.object(["users": .array(ids.map { .object(["id": .string($0)]) })]).jsonText
     }
+
+    /// An HTTP API request the fake server refuses: the status and the message it answers with.
+    struct APIError: Error {
+        let status: HTTPResponseStatus
+        let message: String
+
+        init(_ status: HTTPResponseStatus, _ message: String) {
+            self.status = status
+            self.message = message
+        }
+    }
 }

@@ -115,7 +115,7 @@ extension FakePusherServer {
     private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws
     {
         let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
-        let id = await self.open(uri: uri, outbox: outbox, channel: channel.channel)
+        let id = await self.open(uri: uri, sink: .loopback(outbox: outbox, channel: channel.channel))
         defer { outbox.finish() }
         try await channel.executeThenClose { inbound, outbound in
             await withThrowingTaskGroup(of: Void.self) { group in
@@ -135,7 +135,9 @@ extension FakePusherServer {
         await self.closed(id)
     }
 
+    /// Stops: drops every connection, and refuses new ones (in memory there is no listener to close).
     private func dropAll() {
+        self.refusing.withLockedValue { $0 = true }
         self.drop(nil)
     }
 }

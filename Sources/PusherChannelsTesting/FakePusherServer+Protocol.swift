@@ -6,13 +6,15 @@ import PusherChannels
 
 // What the server does with what clients send: connection, frames, subscriptions, client events.
 extension FakePusherServer {
-    func open(uri: String, outbox: AsyncStream<WebSocketFrame>.Continuation, channel: any Channel) -> Int {
+    /// Accepts a connection that asked for `uri` (path and query): gives it a socket id and sends
+    /// `pusher:connection_established`, or closes it with 4001 when the app key is not this server's.
+    func open(uri: String, sink: ConnectionSink) -> Int {
         self.nextConnectionID += 1
         let id = self.nextConnectionID
         let socketID = "\(id).\(100_000 + id * 7_919)"
         let connection = Connection(
             id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
-        self.live[id] = Live(connection: connection, outbox: outbox, channel: channel)
+        self.live[id] = Live(connection: connection, sink: sink)
         self.order.append(id)
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         if !path.hasSuffix("/app/\(self.configuration.appKey)") {
@@ -28,26 +30,22 @@ extension FakePusherServer {
         return id
     }
 
-    /// Handles one frame from a client; returns false when the connection is done.
+    /// Handles one frame from a loopback WebSocket; returns false when the connection is done.
     func received(_ frame: WebSocketFrame, from id: Int) -> Bool {
         switch frame.opcode {
         case .text:
             let text = String(buffer: frame.unmaskedData)
-            self.receivedText(text, from: id)
+            self.received(text: text, from: id)
             return true
         case .ping:
-            self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+            self.live[id]?.sink.pong(frame.unmaskedData)
             return true
         case .connectionClose:
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
             self.live[id]?.connection.clientCloseCode = code
-            if self.live[id]?.closingByServer == false {
-                var reply = ByteBuffer()
-                reply.write(webSocketErrorCode: .normalClosure)
-                self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .connectionClose, data: reply))
-            }
-            self.live[id]?.outbox.finish()
+            if self.live[id]?.closingByServer == false { self.live[id]?.sink.close(code: 1000, reason: "") }
+            self.live[id]?.sink.finish()
             self.changed()
             return false
         default:
@@ -55,7 +53,8 @@ extension FakePusherServer {
         }
     }
 
-    private func receivedText(_ text: String, from id: Int) {
+    /// Handles one text message from a client.
+    func received(text: String, from id: Int) {
         let message = try? PusherMessage(parsing: text)
         self.live[id]?.connection.received.append(ReceivedMessage(text: text, message: message))
         guard let message else {
@@ -198,7 +197,10 @@ extension FakePusherServer {
         for id in subscribers { self.sendText(self.encode(message), to: id) }
     }
 
-    func closed(_ id: Int) {
+    /// The connection has ended; `clientCloseCode` is the code of the client's close, when the
+    /// transport did not report it as a frame (in memory).
+    func closed(_ id: Int, clientCloseCode: Int? = nil) {
+        if let clientCloseCode { self.live[id]?.connection.clientCloseCode = clientCloseCode }
         let channels = self.live[id]?.connection.subscriptions ?? []
         let userID = self.live[id]?.connection.userID
         self.live[id]?.connection.isOpen = false

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOWebSocket
 import PusherChannels
 
 /// An in-process Pusher Channels server (protocol 7) on a real loopback WebSocket, for tests and
@@ -31,16 +29,11 @@ import PusherChannels
 /// }
 /// ```
 public actor FakePusherServer {
+    /// A connection: what the server knows of it, and where its frames go.
     struct Live {
         var connection: Connection
-        let outbox: AsyncStream<WebSocketFrame>.Continuation
-        let channel: any Channel
+        let sink: ConnectionSink
         var closingByServer = false
-    }
-
-    struct Waiter {
-        let condition: @Sendable (Snapshot) -> Bool
-        let signal: WaitableState<Bool>
     }
 
     public nonisolated let configuration: Configuration

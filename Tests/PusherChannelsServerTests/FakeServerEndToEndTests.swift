@@ -5,6 +5,7 @@ import PusherChannelsServer
 import PusherChannelsTesting
 import Testing
 
+// Loopback: end to end through the HTTP API, whose only side is HTTP.
 /// `PusherServer` through `FakePusherServer`'s HTTP API to `PusherClient` consumers, over loopback.
 @Suite("End to end: PusherServer → FakePusherServer → PusherClient", .timeLimit(.minutes(1)))
 struct FakeServerEndToEndTests {

@@ -5,6 +5,7 @@ import PusherChannelsServer
 import PusherChannelsTesting
 import Testing
 
+// Loopback: webhooks are HTTP requests between two servers.
 /// `FakePusherServer`'s webhooks, received by a second fake server's recording endpoint and
 /// verified by the library's `WebhookVerifier`.
 @Suite("End to end: FakePusherServer webhooks verified by WebhookVerifier", .timeLimit(.minutes(1)))

@@ -29,7 +29,7 @@ extension AuthEndpointTests {
                         URL(string: "\(redirecting.url)/pusher/auth")!,  // a valid literal
                         headers: ["Authorization": "Bearer secret-token", "X-Api-Key": "secret-key"]
                     )
-                    let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+                    let client = server.inMemoryClient(options: options, clock: VirtualClock())
                     try await withRunningClient(client) { client in
                         var failure: PusherError?
                         do {
@@ -131,7 +131,7 @@ extension AuthEndpointTests {
             try options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
             options.authorizer = .endpoint(server.authEndpoint)
             options.userAuthenticator = .endpoint(server.userAuthEndpoint)
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(options: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "private-orders"), count: 1)
                 await server.waitForSubscribers(of: "private-orders")
@@ -167,7 +167,7 @@ extension AuthEndpointTests {
                 var options = server.clientOptions()
                 options.authorizer = .endpoint(URL(string: "\(endpoint.url)/pusher/auth")!)  // a valid literal
                 let clock = VirtualClock()
-                let client = PusherClient(key: server.appKey, options: options, clock: clock)
+                let client = server.inMemoryClient(options: options, clock: clock)
                 try await withRunningClient(client) { client in
                     async let failure: PusherError? = {
                         do {

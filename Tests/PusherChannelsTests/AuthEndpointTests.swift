@@ -31,7 +31,7 @@ struct AuthEndpointTests {
                     return ["Authorization": "Bearer token-\(token)"]
                 }
             )
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(options: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 let channel = "private-orders;eu=1@a,b"
                 var signals = client.subscriptionEvents(on: channel).makeAsyncIterator()
@@ -77,7 +77,7 @@ struct AuthEndpointTests {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(options: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 await server.setAuthEndpoint(.respond(status: status, body: body))
                 var failure: PusherError?
@@ -105,7 +105,7 @@ struct AuthEndpointTests {
         try await FakePusherServer.withRunning { server in
             var options = server.clientOptions()
             options.authorizer = .endpoint(URL(string: "http://127.0.0.1:1/pusher/auth")!)  // a valid literal
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(options: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 await #expect {
                     for try await _ in client.events(on: "private-chat") {}

@@ -42,7 +42,8 @@ struct BadInputTests {
         "a message over maximumMessageSize: closed with 1009, reported as messageTooLarge naming the limit, then reconnected"
     )
     func messageTooLarge() async throws {
-        try await withHarness(options: { $0.maximumMessageSize = 1_000 }) { harness in
+        // Loopback: the size limit is enforced by the WebSocket transport, on frames.
+        try await withHarness(options: { $0.maximumMessageSize = 1_000 }, loopback: true) { harness in
             var errors = harness.client.errors.makeAsyncIterator()
             var states = harness.client.connectionStates.makeAsyncIterator()
             async let events = collect(harness.client.events(on: "a"), count: 2)
@@ -131,7 +132,8 @@ struct BadInputTests {
 
     @Test("a frame with invalid UTF-8 affects only itself: the connection and other events stay")
     func invalidUTF8() async throws {
-        try await withHarness { harness in
+        // Loopback: the bytes of a text frame are decoded by the WebSocket transport.
+        try await withHarness(loopback: true) { harness in
             async let received = collect(harness.client.events(on: "feed"), count: 2)
             await harness.server.waitForSubscribers(of: "feed")
             let broken = Array(#"{"event":"bad","channel":"feed","data":"x"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
@@ -147,7 +149,8 @@ struct BadInputTests {
 
     @Test("binary frames are reported as malformed and the connection stays up")
     func binaryFrame() async throws {
-        try await withHarness { harness in
+        // Loopback: a binary frame is told apart from text by the WebSocket transport.
+        try await withHarness(loopback: true) { harness in
             var errors = harness.client.errors.makeAsyncIterator()
             var states = harness.client.connectionStates.makeAsyncIterator()
             _ = await states.connectedSocketID()

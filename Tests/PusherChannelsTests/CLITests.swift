@@ -5,6 +5,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: the CLI runs as its own process, which reaches the fake server only through sockets.
 @Suite("Command-line client", .timeLimit(.minutes(1)))
 struct CLITests {
     static let secret = "cli-secret"

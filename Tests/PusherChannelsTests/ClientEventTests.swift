@@ -54,11 +54,11 @@ struct ClientEventTests {
     @Test("client events reach the other members with the sender's user_id, not the sender")
     func relayedWithUserID() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: PresenceTests.secret)) { server in
-            let alice = PusherClient(
-                key: server.appKey, options: PresenceTests.options(for: server, user: "alice", name: "Alice"),
+            let alice = server.inMemoryClient(
+                options: PresenceTests.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
-            let bob = PusherClient(
-                key: server.appKey, options: PresenceTests.options(for: server, user: "bob", name: "Bob"),
+            let bob = server.inMemoryClient(
+                options: PresenceTests.options(for: server, user: "bob", name: "Bob"),
                 clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 try await withRunningClient(bob) { bob in

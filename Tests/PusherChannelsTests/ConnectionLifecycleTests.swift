@@ -27,7 +27,7 @@ struct ConnectionLifecycleTests {
     func wrongKey() async throws {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
-            let client = PusherClient(key: "not-the-key", options: server.clientOptions(), clock: clock)
+            let client = server.inMemoryClient(key: "not-the-key", clock: clock)
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 let failed = await states.collect { $0.failure != nil }
@@ -212,7 +212,7 @@ struct ConnectionLifecycleTests {
     func cancelRun() async throws {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
+            let client = server.inMemoryClient(clock: clock)
             var states = client.connectionStates.makeAsyncIterator()
             let running = Task { try await client.run() }
             _ = await states.connectedSocketID()
@@ -240,7 +240,7 @@ struct ConnectionLifecycleTests {
     func gracefulShutdown() async throws {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
+            let client = server.inMemoryClient(clock: clock)
             var states = client.connectionStates.makeAsyncIterator()
             async let eventNames: [String] = {
                 var names: [String] = []

@@ -7,6 +7,7 @@ import Testing
 // The complete example of the PusherChannelsTesting article (TestingWithPusherChannelsTesting.md),
 // kept here so that it compiles and passes with every change. Edit both together.
 
+// Loopback: the article's example uses only the public API, hence a real WebSocket.
 @Suite("Price feed", .timeLimit(.minutes(1)))
 struct PriceFeedTests {
     struct Price: Decodable, Equatable {

@@ -22,7 +22,7 @@ struct EncryptedChannelTests {
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint)
             let clock = VirtualClock()
-            let client = PusherClient(key: server.appKey, options: options, clock: clock)
+            let client = server.inMemoryClient(options: options, clock: clock)
             try await withRunningClient(client) { client in
                 try await body(Harness(server: server, client: client, clock: clock))
             }
@@ -36,7 +36,7 @@ struct EncryptedChannelTests {
             var options = server.clientOptions()
             options.authorizer = await script.authorizer
             let clock = VirtualClock()
-            let client = PusherClient(key: server.appKey, options: options, clock: clock)
+            let client = server.inMemoryClient(options: options, clock: clock)
             try await withRunningClient(client) { client in
                 try await body(Harness(server: server, client: client, clock: clock), script)
             }

@@ -11,11 +11,15 @@ struct Harness {
     let clock: VirtualClock
 }
 
-/// Runs `body` with a fake server on loopback and a client driven by a virtual clock. Backoff jitter
-/// is off so deadlines are exact; `configure` adjusts the client options.
+/// Runs `body` with a fake server and a client driven by a virtual clock. Backoff jitter is off so
+/// deadlines are exact; `configure` adjusts the client options. The client reaches the server in
+/// memory (``FakePusherServer/transport``), or with `loopback` over a real loopback WebSocket, for
+/// tests about what only a socket carries (frames, their bytes and sizes); the HTTP auth endpoint is
+/// on loopback either way.
 func withHarness(
     server configuration: FakePusherServer.Configuration = .init(),
     options configure: (inout PusherClientOptions) -> Void = { _ in },
+    loopback: Bool = false,
     _ body: (Harness) async throws -> Void
 ) async throws {
     try await FakePusherServer.withRunning(configuration: configuration) { server in
@@ -23,7 +27,10 @@ func withHarness(
         options.backoff.jitter = 0
         configure(&options)
         let clock = VirtualClock()
-        let client = PusherClient(key: server.appKey, options: options, clock: clock)
+        let client =
+            loopback
+            ? PusherClient(key: server.appKey, options: options, clock: clock)
+            : server.inMemoryClient(options: options, clock: clock)
         try await withRunningClient(client) { client in
             try await body(Harness(server: server, client: client, clock: clock))
         }

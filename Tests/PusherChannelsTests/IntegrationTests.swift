@@ -7,6 +7,7 @@ import PusherChannelsTesting
 import ServiceLifecycle
 import Testing
 
+// Loopback: end to end with the real transport, its logging and service lifecycle.
 @Suite("Service lifecycle and logging", .timeLimit(.minutes(1)))
 struct IntegrationTests {
     @Test("as a Service in a ServiceGroup, graceful shutdown closes the socket with 1000 and run() returns")

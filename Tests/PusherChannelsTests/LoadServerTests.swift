@@ -4,6 +4,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: the load server is a socket server; its frames on the wire are the subject.
 @Suite("Load server", .timeLimit(.minutes(1)))
 struct LoadServerTests {
     /// Subscribes `client` to every channel of `server`, has the server send `count` events, and

@@ -20,8 +20,8 @@ struct PresenceTests {
     @Test("snapshot first with me; others joining and leaving; a reconnect rebuilds the roster without duplicates")
     func membership() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
-            let alice = PusherClient(
-                key: server.appKey, options: Self.options(for: server, user: "alice", name: "Alice"),
+            let alice = server.inMemoryClient(
+                options: Self.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 var changes = alice.presence(on: "presence-room").makeAsyncIterator()
@@ -34,8 +34,8 @@ struct PresenceTests {
                 #expect(snapshot.me?.userInfo?["name"] == .string("Alice"))
                 #expect(snapshot.members.map(\.userID) == ["alice"])
 
-                let bob = PusherClient(
-                    key: server.appKey, options: Self.options(for: server, user: "bob", name: "Bob"),
+                let bob = server.inMemoryClient(
+                    options: Self.options(for: server, user: "bob", name: "Bob"),
                     clock: VirtualClock())
                 try await withRunningClient(bob) { bob in
                     // Bob keeps iterating until he leaves, so Alice's roster holds him meanwhile.
@@ -91,7 +91,7 @@ struct PresenceChannelDataTests {
                 PusherSignature.channelAuthorization(
                     key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
             }
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(options: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 var changes = client.presence(on: "presence-raw").makeAsyncIterator()
                 let first = try await changes.next()

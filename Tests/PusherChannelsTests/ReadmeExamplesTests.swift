@@ -4,6 +4,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: the README's examples use only the public API, hence a real WebSocket.
 /// The README's examples, kept here so they compile (and the testing one runs) with every change.
 @Suite("README examples", .timeLimit(.minutes(1)))
 struct ReadmeExamplesTests {

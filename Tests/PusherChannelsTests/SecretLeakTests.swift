@@ -6,6 +6,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: every log line of the real stack counts, the WebSocket transport's included.
 /// No secret (app secret, encryption master key, channels' shared secrets, auth header values)
 /// appears in an error's description, in a log line at any level, or in the CLI's output, whatever
 /// succeeds or fails.

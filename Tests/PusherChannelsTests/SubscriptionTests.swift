@@ -136,11 +136,19 @@ struct SubscriptionTests {
                 _ = try? await consumer.value
             }
             async let kept = collect(harness.client.events(on: "flip"), count: 1)
-            await harness.server.waitUntil {
-                $0.subscribers(of: "flip") == 1 && $0.messages(named: "pusher:subscribe").count >= 1
+            // Settled: the server's last word on "flip" is a subscribe, and still is after a round
+            // trip (which guarantees every earlier frame was handled): the subscribes and
+            // unsubscribes of the loop may still be on their way when the first one arrives.
+            let settled: @Sendable (FakePusherServer.Snapshot) -> Bool = { snapshot in
+                let last = snapshot.connections.flatMap(\.received).last {
+                    $0.event == "pusher:subscribe" || $0.event == "pusher:unsubscribe"
+                }
+                return snapshot.subscribers(of: "flip") == 1 && last?.event == "pusher:subscribe"
             }
-            // Let the client settle: a round trip guarantees every earlier frame was handled.
-            try await LivenessTests.waitUntilClientProcessed(harness)
+            repeat {
+                await harness.server.waitUntil(settled)
+                try await LivenessTests.waitUntilClientProcessed(harness)
+            } while await !settled(harness.server.snapshot)
             await harness.server.trigger(channel: "flip", event: "e", data: "kept")
             let keptResult = try await kept
             #expect(keptResult.map(\.data) == ["kept"])
@@ -227,8 +235,7 @@ struct SubscriptionCountTests {
             let first = await counts.next()
             #expect(first == 1)
             // A second client joins the same channel on the same server, then leaves.
-            let other = PusherClient(
-                key: harness.server.appKey, options: harness.server.clientOptions(), clock: VirtualClock())
+            let other = harness.server.inMemoryClient(clock: VirtualClock())
             try await withRunningClient(other) { other in
                 async let _ = collect(other.events(on: "room"), count: 1)
                 let two = await counts.next()

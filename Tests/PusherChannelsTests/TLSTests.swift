@@ -5,6 +5,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: TLS on a real socket is the subject.
 @Suite("TLS: wss:// end to end over loopback", .timeLimit(.minutes(1)))
 struct TLSTests {
     /// Runs `body` with a fake server speaking TLS with `certificate` and a client connecting to

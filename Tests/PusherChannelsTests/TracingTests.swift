@@ -25,7 +25,7 @@ struct TracingTests {
                 await configure(server)
                 var options = server.clientOptions()
                 options.authorizer = .endpoint(server.authEndpoint)
-                let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+                let client = server.inMemoryClient(options: options, clock: VirtualClock())
                 let outcome = try await withRunningClient(client) { client in
                     var outcomes = client.subscriptionEvents(on: channel).makeAsyncIterator()
                     let consumer = Task { try await collect(client.events(on: channel), count: 1) }
@@ -223,7 +223,7 @@ struct TracingTests {
             try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
                 var options = server.clientOptions()
                 options.userAuthenticator = .endpoint(server.userAuthEndpoint)
-                try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+                try await withRunningClient(server.inMemoryClient(options: options, clock: VirtualClock())) {
                     client in
                     var states = client.userStates.makeAsyncIterator()
                     try await client.signIn()

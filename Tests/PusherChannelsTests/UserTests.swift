@@ -121,7 +121,7 @@ struct UserTests {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
             var options = server.clientOptions()
             options.userAuthenticator = .endpoint(server.userAuthEndpoint, headers: ["Authorization": "Bearer u"])
-            try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+            try await withRunningClient(server.inMemoryClient(options: options, clock: VirtualClock())) {
                 client in
                 var states = client.userStates.makeAsyncIterator()
                 try await client.signIn()
@@ -203,7 +203,7 @@ struct UserTests {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
             var watcherOptions = server.clientOptions()
             watcherOptions.userAuthenticator = Self.signing(UserAuthenticator.userData(id: "w", watchlist: ["a", "b"]))
-            let watcher = PusherClient(key: server.appKey, options: watcherOptions, clock: VirtualClock())
+            let watcher = server.inMemoryClient(options: watcherOptions, clock: VirtualClock())
             try await withRunningClient(watcher) { watcher in
                 var events = watcher.watchlistEvents.makeAsyncIterator()
                 var states = watcher.userStates.makeAsyncIterator()
@@ -212,7 +212,7 @@ struct UserTests {
                 for id in ["a", "b"] {
                     var options = server.clientOptions()
                     options.userAuthenticator = Self.signing(UserAuthenticator.userData(id: id))
-                    let other = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+                    let other = server.inMemoryClient(options: options, clock: VirtualClock())
                     try await withRunningClient(other) { other in
                         try await other.signIn()
                         let online = await events.next()

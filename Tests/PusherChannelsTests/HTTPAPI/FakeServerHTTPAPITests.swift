@@ -7,6 +7,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: the HTTP API only exists over HTTP; requests and the events they deliver travel end to end.
 @Suite("Fake server: the Channels HTTP API", .timeLimit(.minutes(1)))
 struct FakeServerHTTPAPITests {
     static let secret = "api-secret"

@@ -5,6 +5,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: HTTP API queries and webhooks only exist over HTTP, end to end.
 @Suite("Fake server: HTTP API queries and webhooks", .timeLimit(.minutes(1)))
 struct FakeServerQueryAndWebhookTests {
     static let secret = "api-secret"

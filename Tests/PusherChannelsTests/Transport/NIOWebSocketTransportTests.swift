@@ -4,6 +4,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
+// Loopback: the NIO WebSocket transport itself is the subject.
 @Suite("NIO WebSocket transport", .timeLimit(.minutes(1)))
 struct NIOWebSocketTransportTests {
     @Test("a port nobody listens on: transportFailed at every attempt, retried with backoff", arguments: [false, true])

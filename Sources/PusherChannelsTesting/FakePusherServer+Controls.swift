@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOWebSocket
 import PusherChannels
 
 #if canImport(FoundationEssentials)
@@ -64,14 +62,14 @@ extension FakePusherServer {
     /// Sends a text frame made of arbitrary bytes (for example invalid UTF-8).
     public func send(rawBytes bytes: [UInt8], to connection: Int? = nil) {
         for id in self.targets(connection) {
-            self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes)))
+            self.live[id]?.sink.send(bytes: bytes)
         }
     }
 
     /// Sends a binary frame (not part of the protocol; clients should report and ignore it).
     public func sendBinary(_ bytes: [UInt8], to connection: Int? = nil) {
         for id in self.targets(connection) {
-            self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes)))
+            self.live[id]?.sink.sendBinary(bytes)
         }
     }
 
@@ -90,10 +88,7 @@ extension FakePusherServer {
 
     /// Drops a connection (or every open one) without a close frame, like a network failure.
     public func drop(_ connection: Int? = nil) {
-        for id in self.targets(connection) {
-            self.live[id]?.outbox.finish()
-            self.live[id]?.channel.close(promise: nil)
-        }
+        for id in self.targets(connection) { self.live[id]?.sink.drop() }
     }
 
     /// While on, new connections get HTTP 503 instead of a WebSocket.
@@ -112,15 +107,87 @@ extension FakePusherServer {
     }
 
     func sendText(_ text: String, to id: Int) {
-        self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+        self.live[id]?.sink.send(text)
     }
 
     func closeConnection(_ id: Int, code: Int, reason: String) {
         guard self.live[id]?.closingByServer == false else { return }
         self.live[id]?.closingByServer = true
-        var data = ByteBuffer()
-        data.write(webSocketErrorCode: WebSocketErrorCode(codeNumber: code))
-        data.writeString(reason)
-        self.live[id]?.outbox.yield(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+        self.live[id]?.sink.close(code: code, reason: reason)
+    }
+}
+
+// The encryption master key and the shared secrets of private-encrypted channels.
+extension FakePusherServer {
+    /// Replaces the encryption master key: from now on, encrypted events are sealed with the new
+    /// channel secrets, and the auth endpoint hands those out (clients holding old secrets must
+    /// reload).
+    public func rotateEncryptionMasterKey(_ masterKey: String) {
+        self.masterKey = masterKey
+    }
+
+    /// The shared secret of `channel` under the current master key (what the auth endpoint returns).
+    public func sharedSecret(for channel: String) -> String? {
+        self.masterKey.flatMap { try? EncryptionMasterKey.sharedSecret(forChannel: channel, masterKey: $0) }
+    }
+}
+
+// The server's state, and waiting for it to match a condition.
+extension FakePusherServer {
+    /// A task suspended in ``waitUntil(_:)``: resumed by ``changed()`` once `condition` holds.
+    struct Waiter {
+        let condition: @Sendable (Snapshot) -> Bool
+        let signal: WaitableState<Bool>
+    }
+
+    /// The server's state now.
+    public var snapshot: Snapshot {
+        Snapshot(
+            connections: self.order.compactMap { self.live[$0]?.connection },
+            refusedConnections: self.refusedCount.withLockedValue { $0 },
+            authRequests: self.authRequests,
+            webhooksDelivered: self.webhooksDelivered,
+            webhooksFailed: self.webhooksFailed
+        )
+    }
+
+    /// Suspends until `condition` holds for the server's state, or the task is cancelled (bound it
+    /// with a test time limit).
+    public func waitUntil(_ condition: @escaping @Sendable (Snapshot) -> Bool) async {
+        if condition(self.snapshot) { return }
+        let signal = WaitableState(false)
+        self.waiters.append(Waiter(condition: condition, signal: signal))
+        await signal.waitUntilFired()
+    }
+
+    /// Suspends until `count` connections have been opened in total (open or not).
+    public func waitForConnections(count: Int) async {
+        await self.waitUntil { $0.connections.count >= count }
+    }
+
+    /// Suspends until `count` open connections are subscribed to `channel`.
+    public func waitForSubscribers(of channel: String, count: Int = 1) async {
+        await self.waitUntil { $0.subscribers(of: channel) >= count }
+    }
+
+    /// Suspends until clients have sent `count` messages named `event` in total; returns them.
+    @discardableResult
+    public func waitForMessages(named event: String, count: Int = 1) async -> [ReceivedMessage] {
+        await self.waitUntil { $0.messages(named: event).count >= count }
+        return self.snapshot.messages(named: event)
+    }
+
+    func changed() {
+        guard !self.waiters.isEmpty else { return }
+        let snapshot = self.snapshot
+        var remaining: [Waiter] = []
+        for waiter in self.waiters {
+            if waiter.condition(snapshot) {
+                waiter.signal.fire()
+            } else {
+                remaining.append(waiter)
+            }
+        }
+        self.waiters = remaining
     }
 }

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+
+// The server's value types: its configuration, and what it reports (connections, messages, snapshots,
+// auth requests).
+extension FakePusherServer {
+    public struct Configuration: Sendable {
+        /// The app key the server accepts; other keys are closed with 4001.
+        public var appKey: String
+        /// The app secret. With one, private and presence subscriptions are accepted only with a
+        /// valid signature (otherwise `pusher:error` "Invalid signature…", as Pusher answers);
+        /// without one they are refused with `pusher:subscription_error`, and every HTTP API request
+        /// gets 401 (the API has nothing to check signatures with).
+        public var appSecret: String?
+        /// The app id of the HTTP API's paths (`/apps/APP_ID/events` …); other ids get 404.
+        public var appID: String
+        /// The HTTP API's limits: more channels or batch events get 400, more data 413.
+        public var apiLimits: APILimits
+        /// Where and how the server sends webhooks; nil (the default) sends none.
+        public var webhooks: WebhookTarget?
+        /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
+        public var activityTimeout: Int?
+        /// Whether `pusher:ping` is answered with `pusher:pong`.
+        public var answersPings: Bool
+        /// Whether `pusher:connection_established` is sent after the upgrade (off holds clients in
+        /// the handshake).
+        public var sendsConnectionEstablished: Bool
+        /// Whether `pusher_internal:subscription_count` is sent to a channel's subscribers when the
+        /// count changes (not on presence channels, as on Pusher).
+        public var sendsSubscriptionCounts: Bool
+        /// How `data` is sent, for events and for the server's own messages: as a JSON string
+        /// holding the data (what Pusher does) or, when the data is a JSON object, as the object
+        /// itself (what some other servers do).
+        public var dataEncoding: DataEncoding
+        /// The app's encryption master key (base64 of 32 bytes). With one, events triggered on
+        /// private-encrypted channels are sealed with the channel's shared secret, and the auth
+        /// endpoint returns `shared_secret`. ``rotateEncryptionMasterKey(_:)`` changes it.
+        public var encryptionMasterKey: String?
+        /// Whether `pusher:signin` is checked and answered (off lets a test answer by hand with
+        /// ``send(raw:to:)``).
+        public var answersSignIn: Bool
+        /// With a certificate, the server speaks TLS only (`wss://`, and `https://` for the auth
+        /// endpoints) and presents that test certificate, issued by the test CA of
+        /// ``TestCertificates``; nil (the default) serves plain `ws://` and `http://`.
+        public var tls: TestCertificates.Server?
+
+        public enum DataEncoding: Sendable {
+            case string
+            case object
+        }
+
+        public init(
+            appKey: String = "fake-app-key",
+            appSecret: String? = nil,
+            activityTimeout: Int? = 120,
+            answersPings: Bool = true,
+            sendsConnectionEstablished: Bool = true,
+            sendsSubscriptionCounts: Bool = false,
+            dataEncoding: DataEncoding = .string,
+            encryptionMasterKey: String? = nil,
+            answersSignIn: Bool = true,
+            tls: TestCertificates.Server? = nil,
+            appID: String = "1234",
+            apiLimits: APILimits = .pusher,
+            webhooks: WebhookTarget? = nil
+        ) {
+            self.appID = appID
+            self.apiLimits = apiLimits
+            self.webhooks = webhooks
+            self.tls = tls
+            self.answersSignIn = answersSignIn
+            self.encryptionMasterKey = encryptionMasterKey
+            self.sendsSubscriptionCounts = sendsSubscriptionCounts
+            self.appKey = appKey
+            self.appSecret = appSecret
+            self.activityTimeout = activityTimeout
+            self.answersPings = answersPings
+            self.sendsConnectionEstablished = sendsConnectionEstablished
+            self.dataEncoding = dataEncoding
+        }
+    }
+
+    /// One client connection, as the server sees it.
+    public struct Connection: Sendable, Identifiable {
+        public let id: Int
+        public let socketID: String
+        /// The request path and query the client opened, e.g. `/app/key?protocol=7&client=…`.
+        public let requestURI: String
+        public var isOpen: Bool
+        public var subscriptions: Set<String>
+        public var received: [ReceivedMessage]
+        /// The close code the client sent, if it closed the connection with a close frame.
+        public var clientCloseCode: Int?
+        /// The user id the connection signed in as (`pusher:signin`), if it did.
+        public var userID: String?
+        /// The signed-in user's watchlist.
+        public var watchlist: [String] = []
+    }
+
+    /// One message a client sent.
+    public struct ReceivedMessage: Sendable, Hashable {
+        public var text: String
+        /// The parsed envelope, nil when the text was not a valid message.
+        package var message: PusherMessage?
+        /// The event name, nil when the text was not a valid message.
+        public var event: String? { self.message?.event }
+        /// The channel named in the envelope, if any.
+        public var channel: String? { self.message?.channel }
+        /// The `data` field as text (an object's exact JSON, a string unescaped once), if any.
+        public var data: String? { self.message?.data }
+    }
+
+    /// A copy of the server's state, for ``waitUntil(_:)`` conditions and assertions.
+    public struct Snapshot: Sendable {
+        public var connections: [Connection]
+        /// Upgrade requests refused while ``refuseConnections(_:)`` was on.
+        public var refusedConnections: Int
+        /// Requests the auth endpoint received, in order.
+        public var authRequests: [AuthRequest]
+        /// Webhooks the receiver answered with a 2xx status (see ``Configuration/webhooks``).
+        public var webhooksDelivered: Int
+        /// Webhooks that got another status, no answer in time, or a transport error.
+        public var webhooksFailed: Int
+
+        public var openConnections: [Connection] { self.connections.filter(\.isOpen) }
+
+        public func subscribers(of channel: String) -> Int {
+            self.connections.filter { $0.isOpen && $0.subscriptions.contains(channel) }.count
+        }
+
+        /// Every message clients sent with this event name, in order.
+        public func messages(named event: String) -> [ReceivedMessage] {
+            self.connections.flatMap(\.received).filter { $0.event == event }
+        }
+    }
+
+    /// One request to the auth endpoint (`POST /pusher/auth`).
+    public struct AuthRequest: Sendable, Hashable {
+        public var method: String
+        /// Header names are lowercased.
+        public var headers: [String: String]
+        /// The decoded form fields (`socket_id`, `channel_name`, extra parameters).
+        public var fields: [String: String]
+        /// The body exactly as sent.
+        public var body: String
+    }
+
+    /// How the auth endpoint answers.
+    public enum AuthEndpointBehavior: Sendable, Hashable {
+        /// Sign with the app secret, as a well-behaved backend does (presence channels get
+        /// `{"user_id":"user-<socket id>"}` as channel_data).
+        case sign
+        /// Answer with this status and body.
+        case respond(status: Int, body: String)
+    }
+
+    /// The limits the fake server's HTTP API enforces; `nil` disables one.
+    public struct APILimits: Sendable, Hashable {
+        /// Most channels in one trigger (more: 400).
+        public var channelsPerTrigger: Int?
+        /// Most events in one batch trigger (more: 400).
+        public var eventsPerBatch: Int?
+        /// Most bytes of an event's `data` string, counted as UTF-8 (more: 413).
+        public var dataBytes: Int?
+
+        /// Pusher's limits: 100 channels per trigger, 10 events per batch, 10,240 bytes of data.
+        public static let pusher = APILimits(channelsPerTrigger: 100, eventsPerBatch: 10, dataBytes: 10_240)
+
+        /// No limits, like some self-hosted servers.
+        public static let none = APILimits(channelsPerTrigger: nil, eventsPerBatch: nil, dataBytes: nil)
+
+        /// Limits with the given values.
+        ///
+        /// - Parameters:
+        ///   - channelsPerTrigger: Most channels in one trigger, or nil for no limit.
+        ///   - eventsPerBatch: Most events in one batch trigger, or nil for no limit.
+        ///   - dataBytes: Most UTF-8 bytes of an event's data, or nil for no limit.
+        public init(channelsPerTrigger: Int?, eventsPerBatch: Int?, dataBytes: Int?) {
+            self.channelsPerTrigger = channelsPerTrigger
+            self.eventsPerBatch = eventsPerBatch
+            self.dataBytes = dataBytes
+        }
+    }
+
+    /// Where the fake server POSTs its webhooks, and the key and secret it signs them with.
+    ///
+    /// Each webhook carries `X-Pusher-Key: key` and `X-Pusher-Signature`, the lowercase hex
+    /// HMAC-SHA256 of the raw body with `secret`, as Pusher sends them.
+    public struct WebhookTarget: Sendable {
+        /// The receiver's URL, e.g. `http://127.0.0.1:8080/pusher/webhooks`.
+        public var url: String
+        /// The app key sent as `X-Pusher-Key`.
+        public var key: String
+        /// The secret the body is signed with (`X-Pusher-Signature`).
+        public var secret: String
+
+        /// A webhook receiver.
+        ///
+        /// - Parameters:
+        ///   - url: The receiver's URL (`http://` or `https://`).
+        ///   - key: The key sent as `X-Pusher-Key`.
+        ///   - secret: The secret the body is signed with.
+        public init(url: String, key: String, secret: String) {
+            self.url = url
+            self.key = key
+            self.secret = secret
+        }
+    }
+}
