@@ -24,10 +24,7 @@ extension PusherClient {
     /// or is aborted through its handle.
     nonisolated func runConnection(generation: Int, url: String, handle: ConnectionHandle) async {
         await self.startConnectionSpan(generation: generation)
-        let configuration = TransportConfiguration(
-            maximumMessageSize: self.options.maximumMessageSize,
-            tlsConfiguration: self.options.tlsConfiguration
-        )
+        let configuration = TransportConfiguration(maximumMessageSize: self.options.maximumMessageSize)
         // Three children: the socket, the abort signal, the watchdog (which returns nil). The first
         // outcome ends the other two.
         let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in
@@ -84,10 +81,16 @@ extension PusherClient {
                     }
                 }
             }
-            while let batch = try await connection.receive() {
-                await self.received(batch, generation: generation)
-            }
+            try await self.readInbound(from: connection, generation: generation)
             group.cancelAll()
+        }
+    }
+
+    /// Reads inbound batches on this actor until the connection ends: the transport resumes the
+    /// actor itself with each batch, without a hop through another executor.
+    private func readInbound(from connection: any TransportConnection, generation: Int) async throws {
+        while let batch = try await connection.receive(isolation: self) {
+            self.received(batch, generation: generation)
         }
     }
 

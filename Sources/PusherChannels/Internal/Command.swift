@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// Work handed to the run loop: starting child tasks (only the loop owns the task group) and
 /// clean-ups requested from synchronous contexts (iterator deinits).
 enum Command: Sendable {
@@ -11,7 +13,7 @@ enum Command: Sendable {
     case authenticateUser(socketID: String)
     /// Consumers wait in ``PendingConsumers``: register them.
     case registerConsumers
-    case removeConsumer(Int)
+    case removeConsumer(ConsumerID)
     case shutdown
     case finish
 }
