@@ -19,11 +19,8 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     private let outcome: ConnectionOutcomeBox
     private let maximumMessageSize: Int
     private var reader: WebSocketFrameReader
-    private var batch: [InboundMessage] = []
-    /// Channel and event names of earlier messages, reused when they repeat.
-    private var names = RecentNames()
-    /// The bytes `batch` holds, as the mailbox counts them.
-    private var batchBytes = 0
+    /// The messages of the socket read being handled.
+    private var batch = InboundBatch()
     /// The data of the latest ping not answered yet because the socket took no more writes.
     private var pendingPong: ByteBuffer?
     /// A fragmented message being assembled, and whether it is text.
@@ -164,10 +161,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     /// the whole frame is made, the client's thread gets the envelope ready to route, and the two
     /// threads share the work of a busy connection.
     private func append(_ buffer: ByteBuffer, isText: Bool) {
-        self.batchBytes += buffer.readableBytes + InboundMailbox.messageOverhead
-        guard isText else { return self.batch.append(.binary) }
-        let message = buffer.withUnsafeReadableBytes { bytes in InboundMessage(parsing: bytes, names: &self.names) }
-        self.batch.append(message)
+        self.batch.append(buffer, isText: isText)
     }
 
     package func channelReadComplete(context: ChannelHandlerContext) {
@@ -192,10 +186,11 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     }
 
     private func flush() {
-        guard !self.batch.isEmpty else { return }
-        if !self.mailbox.put(contentsOf: self.batch, byteCount: self.batchBytes) { self.isReadingPaused = true }
-        self.batch.removeAll(keepingCapacity: true)
-        self.batchBytes = 0
+        guard !self.batch.messages.isEmpty else { return }
+        if !self.mailbox.put(contentsOf: self.batch.messages, byteCount: self.batch.byteCount) {
+            self.isReadingPaused = true
+        }
+        self.batch.removeAll()
     }
 
     /// Closes the connection with 1009 because a message, in one frame or in fragments, is larger

@@ -57,6 +57,9 @@ public struct ChannelEvent: Sendable, Hashable {
         self.fields = fields
     }
 
+    /// About how many bytes the event keeps alive: its data, name, channel and user id, plus 64.
+    package var approximateByteCount: Int { self.fields.approximateByteCount }
+
     /// Whether this is `pusher:cache_miss`: the first event of a cache channel when the server has no
     /// cached last event, so the app should fetch the initial state itself.
     public var isCacheMiss: Bool { self.name == PusherEventName.cacheMiss }

@@ -11,12 +11,17 @@ package final class MessageFields: Sendable {
     package let channel: String?
     package let data: String?
     package let userID: String?
+    /// About how many bytes the fields keep alive: every string, plus a fixed overhead of 64
+    /// (computed once, so that buffers that count bytes do not touch each string again).
+    package let approximateByteCount: Int
 
     package init(event: String, channel: String?, data: String?, userID: String?) {
         self.event = event
         self.channel = channel
         self.data = data
         self.userID = userID
+        self.approximateByteCount =
+            64 + event.utf8.count + (channel?.utf8.count ?? 0) + (data?.utf8.count ?? 0) + (userID?.utf8.count ?? 0)
     }
 
     /// Whether both hold the same field values.
