@@ -191,3 +191,16 @@ package struct PusherMessage: Sendable, Hashable {
         return output
     }
 }
+
+extension PusherMessage: CustomReflectable {
+    /// The message's four fields, as for a plain struct (in test failures and `dump`).
+    package var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "event": self.event, "channel": self.channel as Any, "data": self.data as Any,
+                "userID": self.userID as Any,
+            ],
+            displayStyle: .struct)
+    }
+}
