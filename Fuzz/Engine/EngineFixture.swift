@@ -21,7 +21,7 @@ struct EngineFixture {
     var engine: ClientEngine
     var generation = 0
     /// Every live consumer, by number.
-    var consumers: [Int: Consumer] = [:]
+    var consumers: [ConsumerID: Consumer] = [:]
 
     /// Built once; each input starts from a copy.
     static let shared = EngineFixture()

@@ -12,7 +12,7 @@ func fuzzEngine(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var checker = ActionChecker(EngineFixture.shared)
     let lines = input.split(separator: UInt8(ascii: "\n"), maxSplits: 255, omittingEmptySubsequences: false)
     for (index, line) in lines.enumerated() {
-        let frame: ClientEngine.InboundFrame
+        let frame: InboundMessage
         let parsed = Result { () throws(PusherError) in
             try PusherMessage(parsing: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: line)))
         }
@@ -25,7 +25,7 @@ func fuzzEngine(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             frame = .text(String(decoding: line, as: UTF8.self))
         } else {
             switch parsed {
-            case .success(let message): frame = .parsed(message)
+            case .success(let message): frame = .message(message)
             case .failure(let error): frame = .malformed(error)
             }
         }

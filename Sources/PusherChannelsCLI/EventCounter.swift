@@ -6,13 +6,18 @@ struct EventCounter {
     private var first: ContinuousClock.Instant?
     private var last: ContinuousClock.Instant?
 
-    /// Records one event; returns true when `limit` is reached.
+    /// Records one event; returns true when `limit` is reached. The clock is read for the first
+    /// event and for the one that reaches the limit; without a limit any event may be the last, so
+    /// it is read for each.
     mutating func record(limit: Int?) -> Bool {
-        let now = ContinuousClock.now
         self.count += 1
-        if self.first == nil { self.first = now }
-        self.last = now
-        return limit.map { self.count >= $0 } ?? false
+        let reached = limit.map { self.count >= $0 } ?? false
+        if self.first == nil || reached || limit == nil {
+            let now = ContinuousClock.now
+            if self.first == nil { self.first = now }
+            self.last = now
+        }
+        return reached
     }
 
     /// Whether `limit` events were recorded (never without a limit).

@@ -22,7 +22,7 @@ extension ListenSession {
             var events = self.client.events(on: live, named: self.eventName).makeAsyncIterator()
             do {
                 while let event = try await events.next() {
-                    if let outcome = await self.emit(event) { return outcome }
+                    if let outcome = self.quiet ? self.countQuietly() : await self.emit(event) { return outcome }
                 }
                 // The client stopped, or this task was cancelled.
                 return .ended

@@ -115,13 +115,26 @@ struct ListenSession: Sendable {
 
     /// Prints `event` (unless `--quiet`) and counts it; returns how the run ends, if it does.
     func emit(_ event: ChannelEvent) async -> ListenOutcome? {
-        let (takes, isLast) = self.counter.withLockedValue { counter -> (Bool, Bool) in
+        // With --quiet nothing waits: no suspension point per event.
+        if self.quiet { return self.countQuietly() }
+        let (takes, isLast) = self.record()
+        guard takes else { return .countReached }
+        if !(await self.output.write(ListenJSON.event(event))) { return .outputClosed }
+        return isLast ? .countReached : nil
+    }
+
+    /// Counts an event that is not printed; returns how the run ends, if it does.
+    func countQuietly() -> ListenOutcome? {
+        let (takes, isLast) = self.record()
+        return !takes || isLast ? .countReached : nil
+    }
+
+    /// Counts an event unless `--count` was reached; returns whether it counts and is the last one.
+    private func record() -> (takes: Bool, isLast: Bool) {
+        self.counter.withLockedValue { counter -> (Bool, Bool) in
             guard !counter.hasReached(limit: self.count) else { return (false, true) }
             return (true, counter.record(limit: self.count))
         }
-        guard takes else { return .countReached }
-        if !self.quiet, !(await self.output.write(ListenJSON.event(event))) { return .outputClosed }
-        return isLast ? .countReached : nil
     }
 
     /// Reports that a consumer fell behind; it is then started again.

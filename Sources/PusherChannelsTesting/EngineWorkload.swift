@@ -4,10 +4,10 @@ import PusherChannels
 import PusherCore
 
 /// The per-event path without sockets, for the engine benchmark in `Benchmarks/`: pre-encoded
-/// frames go through the protocol engine, in socket-read-sized batches, into a consumer's buffer,
-/// and the consumer takes them. Not a user API (SPI), so the engine itself stays `package`.
+/// frames are decoded as the transport decodes them, go through the protocol engine in
+/// socket-read-sized batches, into a consumer's buffer, and the consumer takes them. Not a user API (SPI), so the engine itself stays `package`.
 @_spi(Benchmarks) public struct EngineWorkload: Sendable {
-    private let batches: [[ClientEngine.InboundFrame]]
+    private let batches: [[String]]
     /// How many events one ``run()`` delivers.
     public let events: Int
 
@@ -15,11 +15,11 @@ import PusherCore
     /// `batchSize` (about what one 64 KiB socket read holds).
     public init(events: Int, payloadBytes: Int = 100, batchSize: Int = 512) {
         let padding = String(repeating: "x", count: max(0, payloadBytes - 20))
-        var frames: [ClientEngine.InboundFrame] = []
+        var frames: [String] = []
         frames.reserveCapacity(events)
         for index in 0..<events {
             let data = #"{\"i\":\#(index),\"pad\":\"\#(padding)\"}"#
-            frames.append(.text(#"{"event":"price","channel":"load","data":"\#(data)"}"#))
+            frames.append(#"{"event":"price","channel":"load","data":"\#(data)"}"#)
         }
         self.batches = stride(from: 0, to: frames.count, by: batchSize).map {
             Array(frames[$0..<min($0 + batchSize, frames.count)])
@@ -48,10 +48,17 @@ import PusherCore
             channel: "load", policy: BufferingPolicy(limit: 1 << 20, whenFull: .fail))
         var actions: [ClientEngine.Action] = []
         var staged: [ChannelEvent] = []
+        var messages: [InboundMessage] = []
+        var names = RecentNames()
         var taken = 0
         for batch in self.batches {
+            messages.removeAll(keepingCapacity: true)
+            for frame in batch {
+                var frame = frame
+                messages.append(frame.withUTF8 { InboundMessage(parsing: UnsafeRawBufferPointer($0), names: &names) })
+            }
             actions.removeAll(keepingCapacity: true)
-            engine.received(batch[...], generation: 1, at: .zero, into: &actions)
+            engine.received(messages[...], generation: 1, at: .zero, into: &actions)
             for case .deliver(let event, id) in actions { staged.append(event) }
             _ = buffer.deliver(contentsOf: staged)
             for _ in staged where try await buffer.next() != nil { taken += 1 }

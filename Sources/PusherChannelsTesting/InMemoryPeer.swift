@@ -26,10 +26,11 @@ package final class InMemoryPeer: Sendable {
 
     // MARK: Server to client
 
-    /// Sends text messages, delivered to the client as one batch.
+    /// Sends text messages, delivered to the client as one batch (decoded here, as the real
+    /// transport decodes on its reader's thread).
     package func send(_ texts: String...) {
         self.mailbox.put(
-            contentsOf: texts.map { .text($0) },
+            contentsOf: texts.map { InboundMessage(parsing: $0) },
             byteCount: texts.reduce(0) { $0 + $1.utf8.count + InboundMailbox.messageOverhead })
     }
 
@@ -89,8 +90,8 @@ package final class InMemoryPeer: Sendable {
     private struct ClientSide: TransportConnection {
         let peer: InMemoryPeer
 
-        func receive() async throws -> [ClientEngine.InboundFrame]? {
-            await self.peer.mailbox.take()
+        func receive(isolation: isolated (any Actor)?) async throws -> [InboundMessage]? {
+            await self.peer.mailbox.take(isolation: isolation)
         }
 
         func send(_ text: String) async throws {

@@ -24,10 +24,7 @@ extension PusherClient {
     /// aborted through its handle. Its timeouts are the engine's timers (see `PusherClient+Timers.swift`).
     nonisolated func runConnection(generation: Generation, url: String, handle: ConnectionHandle) async {
         await self.startConnectionSpan(generation: generation)
-        let configuration = TransportConfiguration(
-            maximumMessageSize: self.options.maximumMessageSize,
-            tlsConfiguration: self.options.tlsConfiguration
-        )
+        let configuration = TransportConfiguration(maximumMessageSize: self.options.maximumMessageSize)
         // Two children: the socket and the abort signal. The first outcome ends the other.
         let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in
             group.addTask {
@@ -79,10 +76,16 @@ extension PusherClient {
                     }
                 }
             }
-            while let batch = try await connection.receive() {
-                await self.received(batch, generation: generation)
-            }
+            try await self.readInbound(from: connection, generation: generation)
             group.cancelAll()
+        }
+    }
+
+    /// Reads inbound batches on this actor until the connection ends: the transport resumes the
+    /// actor itself with each batch, without a hop through another executor.
+    private func readInbound(from connection: any TransportConnection, generation: Generation) async throws {
+        while let batch = try await connection.receive(isolation: self) {
+            self.received(batch, generation: generation)
         }
     }
 

@@ -107,7 +107,7 @@ extension PusherClient {
                 registration.buffer.finish()
                 continue
             }
-            let added: (id: Int, actions: [ClientEngine.Action])?
+            let added: (id: ConsumerID, actions: [ClientEngine.Action])?
             do {
                 added = try self.engine.addConsumer(registration.request, at: self.clock.now)
             } catch {

@@ -4,20 +4,6 @@ import PusherCore
 import Tracing
 
 extension PusherClient {
-    /// The batch's hand-over to consumers (one lock and one wake-up each), counting what was
-    /// delivered, dropped and failed: one counter increment per batch (per channel with channel
-    /// labels), not per event. Appends the consumers that are gone or just failed to `failed`.
-    func handOver(_ staged: [EventConsumer], failed: inout [Int]) {
-        let labelled = self.metrics?.includesChannelLabel ?? false
-        var total = DeliveryTally()
-        for consumer in staged {
-            var tally = DeliveryTally()
-            if !consumer.flush(tally: &tally) { failed.append(consumer.id) }
-            if labelled { self.metrics?.handedOver(tally, channel: consumer.buffer.channel) } else { total += tally }
-        }
-        if !labelled { self.metrics?.handedOver(total, channel: nil) }
-    }
-
     // MARK: Tracing
 
     /// Starts the span of the connection attempt of `generation`, in the connection's own task

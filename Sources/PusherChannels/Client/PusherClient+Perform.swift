@@ -9,15 +9,23 @@ extension PusherClient {
     func perform(_ actions: [ClientEngine.Action]) {
         // Consumers with staged events (handed over once each, after the batch) and consumers to forget.
         var staged: [EventConsumer] = []
-        var failed: [Int] = []
+        var failed: [ConsumerID] = []
+        // The consumer of the latest delivery: a batch's events mostly go to the same consumers.
+        var recent: EventConsumer?
         // Whether the number of confirmed subscriptions may have changed (for the metrics gauge).
         var subscriptionsChanged = false
         for action in actions {
             switch action {
             case .deliver(let event, let id):
-                guard let consumer = self.eventConsumers[id] else { continue }
-                if consumer.staged.isEmpty { staged.append(consumer) }
-                consumer.staged.append(event)
+                let consumer: EventConsumer
+                if let recent, recent.id == id {
+                    consumer = recent
+                } else {
+                    guard let found = self.eventConsumers[id] else { continue }
+                    consumer = found
+                    recent = found
+                }
+                consumer.stage(event, into: &staged)
             case .deliverPresence(let change, let id):
                 guard let buffer = self.presenceConsumers[id] else { continue }
                 var tally = DeliveryTally()
@@ -25,9 +33,10 @@ extension PusherClient {
                 // Presence changes are not events: only a failed consumer is counted.
                 self.metrics?.handedOver(DeliveryTally(consumersFailed: tally.consumersFailed), channel: buffer.channel)
             case .finishConsumer(let id, let error):
+                recent = nil
                 if let consumer = self.eventConsumers.removeValue(forKey: id) {
                     // Its staged events go first, counted like any batch; it is finished anyway.
-                    var gone: [Int] = []
+                    var gone: [ConsumerID] = []
                     self.handOver([consumer], failed: &gone)
                     consumer.buffer.finish(throwing: error)
                 }
@@ -111,28 +120,6 @@ extension PusherClient {
         if subscriptionsChanged { self.metrics?.subscriptionCount(self.engine.subscribedChannelCount) }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }
-
-    /// Hands the messages of socket reads to the engine and performs the outcome: one hop to this
-    /// actor per batch, not per event. Large batches go in slices, so that consumers are woken
-    /// while the rest of the batch is still being handled.
-    func received(_ frames: [ClientEngine.InboundFrame], generation: Generation) {
-        self.registerPendingConsumers()
-        var actions = self.actionBuffer
-        self.actionBuffer = []
-        var start = frames.startIndex
-        while start < frames.endIndex {
-            let end = min(start + Self.sliceSize, frames.endIndex)
-            actions.removeAll(keepingCapacity: true)
-            self.engine.received(frames[start..<end], generation: generation, at: self.clock.now, into: &actions)
-            self.perform(actions)
-            start = end
-        }
-        self.actionBuffer = actions
-        self.metrics?.received(total: self.engine.channelEventsReceived)
-    }
-
-    /// How many messages are handled between two wake-ups of waiting consumers.
-    static let sliceSize = 128
 
     func consumersChanged(on channel: String) {
         guard !self.consumerWaiters.isEmpty else { return }

@@ -60,8 +60,8 @@ public actor PusherClient: Service {
     private var runPhase = RunPhase.idle
     /// Every protocol decision is the engine's; this actor performs its actions.
     var engine: ClientEngine
-    var eventConsumers: [Int: EventConsumer] = [:]
-    var presenceConsumers: [Int: ConsumerBuffer<PresenceChange>] = [:]
+    var eventConsumers: [ConsumerID: EventConsumer] = [:]
+    var presenceConsumers: [ConsumerID: ConsumerBuffer<PresenceChange>] = [:]
     var connections: [Generation: ConnectionHandle] = [:]
     /// Every timer the engine asked for. One child task of ``run()`` sleeps until the earliest
     /// deadline (see `PusherClient+Timers.swift`).
@@ -95,7 +95,9 @@ public actor PusherClient: Service {
     /// Creates a client whose timers run on `clock` (a virtual clock in tests).
     public init<C: Clock>(key: String, options: PusherClientOptions = .init(), clock: C, logger: Logger? = nil)
     where C.Duration == Duration {
-        self.init(key: key, options: options, clock: clock, logger: logger, transport: NIOWebSocketTransport())
+        self.init(
+            key: key, options: options, clock: clock, logger: logger,
+            transport: NIOWebSocketTransport(tlsConfiguration: options.tlsConfiguration))
     }
 
     /// Creates a client that connects through `transport` (an in-memory one in tests).

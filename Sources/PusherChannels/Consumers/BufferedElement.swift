@@ -9,10 +9,9 @@ package protocol BufferedElement: Sendable {
 }
 
 extension ChannelEvent: BufferedElement {
-    /// The event's data, name, channel and user id (each may be as large as a message).
-    package var bufferedByteCount: Int {
-        64 + self.data.utf8.count + self.name.utf8.count + self.channel.utf8.count + (self.userID?.utf8.count ?? 0)
-    }
+    /// The event's data, name, channel and user id (each may be as large as a message), plus 64;
+    /// computed once per event.
+    package var bufferedByteCount: Int { self.approximateByteCount }
 }
 
 extension PresenceChange: BufferedElement {

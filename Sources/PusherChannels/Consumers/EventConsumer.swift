@@ -6,13 +6,19 @@ import PusherCore
 /// that are not handed over yet (they go in one lock when the batch is done). Owned by the client
 /// actor, never shared.
 final class EventConsumer {
-    let id: Int
+    let id: ConsumerID
     let buffer: ConsumerBuffer<ChannelEvent>
-    var staged: [ChannelEvent] = []
+    private var staged: [ChannelEvent] = []
 
-    init(id: Int, buffer: ConsumerBuffer<ChannelEvent>) {
+    init(id: ConsumerID, buffer: ConsumerBuffer<ChannelEvent>) {
         self.id = id
         self.buffer = buffer
+    }
+
+    /// Stages `event` for the hand-over after the batch; the first one adds this consumer to `consumers`.
+    func stage(_ event: ChannelEvent, into consumers: inout [EventConsumer]) {
+        if self.staged.isEmpty { consumers.append(self) }
+        self.staged.append(event)
     }
 
     /// Hands the staged events over, adding what the buffer took, dropped or failed to `tally`;

@@ -12,7 +12,7 @@ enum Command: Sendable {
     case authenticateUser(socketID: String, cancel: CallCancellation)
     /// Consumers wait in ``PendingConsumers``: register them.
     case registerConsumers
-    case removeConsumer(Int)
+    case removeConsumer(ConsumerID)
     case shutdown
     case finish
 }

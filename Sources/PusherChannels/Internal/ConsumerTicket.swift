@@ -10,7 +10,7 @@ import PusherCore
 final class ConsumerTicket: Sendable {
     enum State: Sendable {
         case pending
-        case registered(Int)
+        case registered(ConsumerID)
         /// The engine refused it (an invalid name, a missing authorizer), or the client had finished.
         case refused(PusherError?)
         case released
@@ -22,7 +22,7 @@ final class ConsumerTicket: Sendable {
 
     /// Records the engine's number; false when the ticket was released meanwhile (the caller then
     /// removes the consumer again).
-    func registered(as id: Int) -> Bool {
+    func registered(as id: ConsumerID) -> Bool {
         self.state.withLockedValue { state in
             guard case .pending = state else { return false }
             state = .registered(id)
@@ -42,7 +42,7 @@ final class ConsumerTicket: Sendable {
     }
 
     /// Ends the registration; returns the engine's number when the consumer must be removed.
-    func release() -> Int? {
+    func release() -> ConsumerID? {
         self.state.withLockedValue { state in
             defer { state = .released }
             if case .registered(let id) = state { return id }

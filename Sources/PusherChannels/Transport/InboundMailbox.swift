@@ -4,7 +4,8 @@ import NIOConcurrencyHelpers
 import PusherCore
 
 /// Inbound messages between a transport's reader and the client: the reader puts them in, the
-/// client takes all that are there at once, so one hop to the client handles a batch.
+/// client takes all that are there at once, on its own actor, so one hop to the client handles
+/// a batch.
 ///
 /// It is bounded in messages and in bytes: once `limit` messages or `byteLimit` bytes wait,
 /// ``put(contentsOf:byteCount:)`` tells the reader to stop reading from the socket, and the next
@@ -13,7 +14,7 @@ import PusherCore
 /// socket read brings.
 package final class InboundMailbox: Sendable {
     private struct State {
-        var frames: [ClientEngine.InboundFrame] = []
+        var messages: [InboundMessage] = []
         var byteCount = 0
         var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
@@ -47,15 +48,20 @@ package final class InboundMailbox: Sendable {
     /// Adds the messages of one read at once; wakes the client if it waits.
     ///
     /// - Parameters:
-    ///   - frames: The messages, in order.
+    ///   - messages: The messages, in order.
     ///   - byteCount: What they hold: their payload bytes plus ``messageOverhead`` each.
     /// - Returns: False when the reader should stop reading until the resume handler is called.
     @discardableResult
-    package func put(contentsOf frames: [ClientEngine.InboundFrame], byteCount: Int) -> Bool {
+    package func put(contentsOf messages: [InboundMessage], byteCount: Int) -> Bool {
         let (waiter, keepReading) = self.state.withLockedValue { state in
-            state.frames.append(contentsOf: frames)
+            // Usually the client took everything already: the batch is handed over as it is.
+            if state.messages.isEmpty {
+                state.messages = messages
+            } else {
+                state.messages.append(contentsOf: messages)
+            }
             state.byteCount += byteCount
-            if state.frames.count >= self.limit || state.byteCount >= self.byteLimit { state.isPaused = true }
+            if state.messages.count >= self.limit || state.byteCount >= self.byteLimit { state.isPaused = true }
             defer { state.waiter = nil }
             return (state.waiter, !state.isPaused)
         }
@@ -74,40 +80,46 @@ package final class InboundMailbox: Sendable {
     }
 
     /// Every message there now (at least one), or nil once closed and empty. Returns nil when the
-    /// task is cancelled.
-    package func take() async -> [ClientEngine.InboundFrame]? {
+    /// task is cancelled. Runs on `isolation` (the caller's actor), and resumes there when messages
+    /// arrive: no hop in between.
+    package func take(isolation: isolated (any Actor)? = #isolation) async -> [InboundMessage]? {
         while true {
             let (taken, resume) = self.state.withLockedValue {
-                state -> ([ClientEngine.InboundFrame]??, (@Sendable () -> Void)?) in
+                state -> ([InboundMessage]??, (@Sendable () -> Void)?) in
                 var resume: (@Sendable () -> Void)?
                 if state.isPaused {
                     state.isPaused = false
                     resume = state.onResume
                 }
-                if !state.frames.isEmpty {
+                if !state.messages.isEmpty {
                     defer {
-                        state.frames = []
+                        state.messages = []
                         state.byteCount = 0
                     }
-                    return (.some(state.frames), resume)
+                    return (.some(state.messages), resume)
                 }
                 return (state.isClosed ? .some(nil) : .none, resume)
             }
             resume?()
             if let taken { return taken }
             if Task.isCancelled { return nil }
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    let resumeNow = self.state.withLockedValue { state -> Bool in
-                        if !state.frames.isEmpty || state.isClosed { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
+            await self.waitForMessages(isolation: isolation)
+        }
+    }
+
+    /// Suspends until messages arrive, the mailbox closes or the task is cancelled (which closes it).
+    private func waitForMessages(isolation: isolated (any Actor)?) async {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let resumeNow = self.state.withLockedValue { state -> Bool in
+                    if !state.messages.isEmpty || state.isClosed { return true }
+                    state.waiter = continuation
+                    return false
                 }
-            } onCancel: {
-                self.close()
+                if resumeNow { continuation.resume() }
             }
+        } onCancel: {
+            self.close()
         }
     }
 }

@@ -8,13 +8,21 @@ import NIOWebSocket
 import PusherCore
 
 /// The real transport: a WebSocket over SwiftNIO (TLS through NIOSSL, framing and the upgrade from
-/// NIOWebSocket). Frames are handled on the event loop by ``PusherFrameHandler``, which hands each
-/// socket read's messages to the client at once.
+/// NIOWebSocket). Frames are handled on the event loop by ``PusherFrameHandler``, which decodes
+/// them and hands each socket read's messages to the client at once.
 package struct NIOWebSocketTransport: PusherTransport {
     private let group: any EventLoopGroup
+    private let tlsConfiguration: TLSConfiguration?
 
-    package init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    /// - Parameters:
+    ///   - group: The event loops of its sockets.
+    ///   - tlsConfiguration: TLS settings for `wss://`; nil uses NIOSSL's client defaults (the
+    ///     system's trust store). Not used for `ws://`.
+    package init(
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, tlsConfiguration: TLSConfiguration? = nil
+    ) {
         self.group = group
+        self.tlsConfiguration = tlsConfiguration
     }
 
     package func connect(
@@ -30,7 +38,7 @@ package struct NIOWebSocketTransport: PusherTransport {
         let outcome = ConnectionOutcomeBox()
         let attempt = ConnectionAttempt()
         let sslContext =
-            try target.useTLS ? Self.makeSSLContext(configuration.tlsConfiguration, host: target.host) : nil
+            try target.useTLS ? Self.makeSSLContext(self.tlsConfiguration, host: target.host) : nil
         let connected = eventLoop.makePromise(of: (any Channel).self)
         let upgraded = eventLoop.makePromise(of: Void.self)
         let maximumMessageSize = configuration.maximumMessageSize
@@ -48,17 +56,8 @@ package struct NIOWebSocketTransport: PusherTransport {
                                 context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
                         try pipeline.addHandler(TLSFailureHandler(host: target.host))
                     }
-                    let upgrader = NIOWebSocketClientUpgrader(
-                        maxFrameSize: maximumMessageSize, automaticErrorHandling: false
-                    ) { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(
-                                PusherFrameHandler(
-                                    mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize)
-                            )
-                            upgraded.succeed()
-                        }
-                    }
+                    let upgrader = WebSocketUpgrader(
+                        mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize, upgraded: upgraded)
                     let requestHandler = UpgradeRequestHandler(url: target, upgraded: upgraded)
                     let boundRequestHandler = NIOLoopBound(requestHandler, eventLoop: channel.eventLoop)
                     try pipeline.addHTTPClientHandlers(
@@ -137,8 +136,8 @@ package struct NIOWebSocketTransport: PusherTransport {
         let mailbox: InboundMailbox
         let outcome: ConnectionOutcomeBox
 
-        func receive() async throws -> [ClientEngine.InboundFrame]? {
-            await self.mailbox.take()
+        func receive(isolation: isolated (any Actor)?) async throws -> [InboundMessage]? {
+            await self.mailbox.take(isolation: isolation)
         }
 
         func send(_ text: String) async throws {

@@ -4,21 +4,23 @@ import NIOCore
 import NIOWebSocket
 import PusherCore
 
-/// The WebSocket end of the pipeline, on the event loop: assembles messages from frames, answers
-/// pings and the close handshake, and hands every message of one socket read to the client in one
-/// batch (at `channelReadComplete`), so the client hops once per read, not once per message.
+/// The WebSocket end of the pipeline, on the event loop: reads frames from the socket's bytes
+/// (``WebSocketFrameReader``, in place of NIO's frame decoder), assembles messages from them,
+/// decodes them (``InboundMessage``), answers pings and the close handshake, and hands every
+/// message of one socket read to the client in one batch (at `channelReadComplete`), so the client
+/// hops once per read, not once per message.
 /// Stops reading from the socket while the client has too much to do (see ``InboundMailbox``).
 package final class PusherFrameHandler: ChannelDuplexHandler {
-    package typealias InboundIn = WebSocketFrame
+    package typealias InboundIn = ByteBuffer
     package typealias OutboundIn = WebSocketFrame
     package typealias OutboundOut = WebSocketFrame
 
     private let mailbox: InboundMailbox
     private let outcome: ConnectionOutcomeBox
     private let maximumMessageSize: Int
-    private var batch: [ClientEngine.InboundFrame] = []
-    /// The bytes `batch` holds, as the mailbox counts them.
-    private var batchBytes = 0
+    private var reader: WebSocketFrameReader
+    /// The messages of the socket read being handled.
+    private var batch = InboundBatch()
     /// The data of the latest ping not answered yet because the socket took no more writes.
     private var pendingPong: ByteBuffer?
     /// A fragmented message being assembled, and whether it is text.
@@ -34,6 +36,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         self.mailbox = mailbox
         self.outcome = outcome
         self.maximumMessageSize = maximumMessageSize
+        self.reader = WebSocketFrameReader(maximumSize: maximumMessageSize)
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -68,23 +71,36 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.isFailed else { return }
-        let frame = self.unwrapInboundIn(data)
+        var bytes = self.unwrapInboundIn(data)
+        self.reader.append(&bytes)
+        do throws(NIOWebSocketError) {
+            while !self.isFailed, let frame = try self.reader.next() {
+                self.handle(frame, context: context)
+            }
+        } catch {
+            // As with NIO's frame decoder, nothing after a broken frame is read.
+            self.isFailed = error != .invalidFrameLength
+            self.errorCaught(context: context, error: error)
+        }
+    }
+
+    private func handle(_ frame: WebSocketFrameReader.Frame, context: ChannelHandlerContext) {
         switch frame.opcode {
         case .text, .binary:
             guard self.fragments == nil else {
                 return self.fail(context, .protocolError, "a new message began inside a fragmented one")
             }
             if frame.fin {
-                self.append(frame.unmaskedData, isText: frame.opcode == .text)
+                self.append(frame.data, isText: frame.opcode == .text)
             } else {
-                self.fragments = frame.unmaskedData
+                self.fragments = frame.data
                 self.fragmentsAreText = frame.opcode == .text
             }
         case .continuation:
             guard var fragments = self.fragments else {
                 return self.fail(context, .protocolError, "a continuation frame without a message")
             }
-            var data = frame.unmaskedData
+            var data = frame.data
             guard fragments.readableBytes + data.readableBytes <= self.maximumMessageSize else {
                 return self.closeForMessageTooLarge(context)
             }
@@ -96,11 +112,11 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
                 self.fragments = fragments
             }
         case .ping:
-            self.answerPing(context, frame.unmaskedData)
+            self.answerPing(context, frame.data)
         case .pong:
             break
         case .connectionClose:
-            var data = frame.unmaskedData
+            var data = frame.data
             let code = data.readInteger(as: UInt16.self).map(Int.init) ?? 1005
             let reason = data.readString(length: data.readableBytes).flatMap { $0.isEmpty ? nil : $0 }
             self.outcome.received(TransportClose(code: code, reason: reason))
@@ -141,19 +157,11 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    /// Parses a text message here, on the event loop, straight from the read buffer: no string of
-    /// the whole frame is made, and the client's thread gets the envelope ready to route.
+    /// Decodes a text message here, on the event loop, straight from the read buffer: no string of
+    /// the whole frame is made, the client's thread gets the envelope ready to route, and the two
+    /// threads share the work of a busy connection.
     private func append(_ buffer: ByteBuffer, isText: Bool) {
-        self.batchBytes += buffer.readableBytes + InboundMailbox.messageOverhead
-        guard isText else { return self.batch.append(.binary) }
-        let frame = buffer.withUnsafeReadableBytes { bytes -> ClientEngine.InboundFrame in
-            do throws(PusherError) {
-                return .parsed(try PusherMessage(parsing: bytes))
-            } catch {
-                return .malformed(error)
-            }
-        }
-        self.batch.append(frame)
+        self.batch.append(buffer, isText: isText)
     }
 
     package func channelReadComplete(context: ChannelHandlerContext) {
@@ -169,7 +177,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     }
 
     package func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // The frame decoder refuses a frame longer than `maximumMessageSize` before reading it.
+        // The frame reader refuses a frame longer than `maximumMessageSize` before reading it.
         if let error = error as? NIOWebSocketError, error == .invalidFrameLength {
             return self.closeForMessageTooLarge(context)
         }
@@ -178,10 +186,11 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     }
 
     private func flush() {
-        guard !self.batch.isEmpty else { return }
-        if !self.mailbox.put(contentsOf: self.batch, byteCount: self.batchBytes) { self.isReadingPaused = true }
-        self.batch.removeAll(keepingCapacity: true)
-        self.batchBytes = 0
+        guard !self.batch.messages.isEmpty else { return }
+        if !self.mailbox.put(contentsOf: self.batch.messages, byteCount: self.batch.byteCount) {
+            self.isReadingPaused = true
+        }
+        self.batch.removeAll()
     }
 
     /// Closes the connection with 1009 because a message, in one frame or in fragments, is larger

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 
-import NIOSSL
-
-/// What a transport needs to know from the options.
+/// What a transport needs to know from the options for each connection. Settings of the transport
+/// itself (such as TLS) go into its initializer.
 package struct TransportConfiguration: Sendable {
     package var maximumMessageSize: Int
-    package var tlsConfiguration: TLSConfiguration?
+
+    package init(maximumMessageSize: Int) {
+        self.maximumMessageSize = maximumMessageSize
+    }
 }

@@ -36,11 +36,11 @@ extension ClientEngine {
 
         // Consumers.
         /// Hand `event` to consumer `consumer` (the hot path).
-        case deliver(ChannelEvent, consumer: Int)
+        case deliver(ChannelEvent, consumer: ConsumerID)
         /// Hand a membership change to presence consumer `consumer`.
-        case deliverPresence(PresenceChange, consumer: Int)
+        case deliverPresence(PresenceChange, consumer: ConsumerID)
         /// End consumer `consumer`'s sequence, throwing `error` if there is one. The engine has forgotten it.
-        case finishConsumer(Int, error: PusherError?)
+        case finishConsumer(ConsumerID, error: PusherError?)
         /// The number of consumers of `channel` changed; nil: of the signed-in user's events (counted
         /// under ``ClientEngine/userEventsChannel``).
         case consumersChanged(channel: ChannelName?)

@@ -23,7 +23,7 @@ extension ClientEngine {
     /// - Throws: ``PusherError`` for an invalid channel name, a kind that needs what the client
     ///   lacks (an authorizer, libsodium), or an authorization that the channel cannot take.
     package mutating func addConsumer(_ request: ConsumerRequest, at now: Duration) throws(PusherError) -> (
-        id: Int, actions: [Action]
+        id: ConsumerID, actions: [Action]
     )? {
         guard !self.isFinished else { return nil }
         self.now = now
@@ -66,7 +66,7 @@ extension ClientEngine {
 
     /// Forgets consumer `id` (its iterator ended, was cancelled, or fell too far behind);
     /// unsubscribes its channel if it was the last one. Unknown numbers are ignored.
-    package mutating func removeConsumer(_ id: Int) -> [Action] {
+    package mutating func removeConsumer(_ id: ConsumerID) -> [Action] {
         guard let scope = self.consumers.remove(id) else { return [] }
         var actions: [Action] = [.finishConsumer(id, error: nil)]
         switch scope {

@@ -1,58 +1,40 @@
 // SPDX-License-Identifier: MIT
 
 extension ClientEngine {
-    /// One inbound WebSocket message.
-    package enum InboundFrame: Sendable, Hashable {
-        case text(String)
-        /// A text message the transport already parsed (on its own thread, from its read buffer).
-        case parsed(PusherMessage)
-        /// A text message that is not a valid protocol message.
-        case malformed(PusherError)
-        /// Binary frames are not part of the protocol; each is reported.
-        case binary
-    }
-
     /// Handles every message of one socket read, in order. This is the per-event hot path: per
-    /// event one envelope parse, one lookup of the channel's consumers and one action per consumer
-    /// that takes it; the liveness clock is touched once per batch.
-    package mutating func received(_ frames: [InboundFrame], generation: Generation, at now: Duration) -> [Action] {
+    /// event one action per consumer that takes it; the channel's consumers are looked up once per
+    /// run of events of one channel, and the liveness clock is touched once per batch.
+    package mutating func received(_ messages: [InboundMessage], generation: Generation, at now: Duration) -> [Action] {
         var actions: [Action] = []
-        self.received(frames[...], generation: generation, at: now, into: &actions)
+        self.received(messages[...], generation: generation, at: now, into: &actions)
         return actions
     }
 
     /// ``received(_:generation:at:)`` appending to the caller's buffer, so a driver can reuse one.
     /// Takes a concrete slice (not a generic sequence): called from another module, a generic
-    /// would not be specialised and would look up metadata for every frame.
+    /// would not be specialised and would look up metadata for every message.
     package mutating func received(
-        _ frames: ArraySlice<InboundFrame>, generation: Generation, at now: Duration, into actions: inout [Action]
+        _ messages: ArraySlice<InboundMessage>, generation: Generation, at now: Duration, into actions: inout [Action]
     ) {
         let isActive = generation == self.connection.activeGeneration
         guard isActive || self.connection.isLive(generation), !self.connection.isDropping(generation) else { return }
         self.now = now
         if isActive { self.connection.messageReceived(at: now) }
-        for frame in frames {
+        var route: Route?
+        for inbound in messages {
             let message: PusherMessage
-            switch frame {
-            case .parsed(let parsed):
-                message = parsed
-            case .text(let text):
-                do {
-                    message = try PusherMessage(parsing: text)
-                } catch {
-                    actions.append(.report(error))
-                    continue
-                }
+            switch inbound {
+            case .message(let decoded):
+                message = decoded
             case .malformed(let error):
                 actions.append(.report(error))
-                continue
-            case .binary:
-                actions.append(.report(PusherError(.malformedMessage, "binary frames are not part of the protocol")))
                 continue
             }
             if PusherEventName.isProtocolEvent(message.event) {
                 // A socket being closed only delivers its last channel events.
                 if isActive {
+                    // It may change who consumes what.
+                    route = nil
                     self.handleProtocolMessage(message, generation: generation, at: now, into: &actions)
                     // A protocol violation drops the socket: the rest of its batch is not read.
                     if self.connection.isDropping(generation) { return }
@@ -61,13 +43,21 @@ extension ClientEngine {
                 self.channelEventsReceived &+= 1
                 // Only an event that reached the consumers of a confirmed channel counts towards
                 // the connection's health (checked until the first one).
-                if self.deliver(message, into: &actions), isActive, !self.connection.hasDeliveredChannelEvent,
-                    self.isConfirmed(message.channel)
+                if self.deliver(message, route: &route, into: &actions), isActive,
+                    !self.connection.hasDeliveredChannelEvent, self.isConfirmed(message.channel)
                 {
                     self.connection.channelEventReceived()
                 }
             }
         }
+    }
+
+    /// The consumers of the channel of the latest channel event of a batch: the events of a busy
+    /// channel are routed with one dictionary lookup, not one each.
+    struct Route {
+        var channel: String
+        var consumers: ConsumerTable.Channel
+        var isEncrypted: Bool
     }
 
     /// Whether `channel` is one the server confirmed on this connection (the signed-in user's
@@ -82,14 +72,25 @@ extension ClientEngine {
     /// server-to-user events go to the signed-in user's consumers. Returns whether the event was
     /// handed to consumers now.
     @discardableResult
-    private mutating func deliver(_ message: PusherMessage, into actions: inout [Action]) -> Bool {
+    private mutating func deliver(_ message: PusherMessage, route: inout Route?, into actions: inout [Action]) -> Bool {
         guard let channel = message.channel else { return false }
         if channel.utf8.first == UInt8(ascii: "#") {
             return self.deliverToUser(message, into: &actions)
         }
-        // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
-        guard let consumers = self.consumers.channels[channel] else { return false }
-        if ChannelName.isEncrypted(channel) {
+        let consumers: ConsumerTable.Channel
+        let isEncrypted: Bool
+        if let route, route.channel == channel {
+            (consumers, isEncrypted) = (route.consumers, route.isEncrypted)
+        } else {
+            // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
+            guard let found = self.consumers.channels[channel] else {
+                route = nil
+                return false
+            }
+            (consumers, isEncrypted) = (found, ChannelName.isEncrypted(channel))
+            route = Route(channel: channel, consumers: consumers, isEncrypted: isEncrypted)
+        }
+        if isEncrypted {
             guard !PusherEventName.isProtocolEvent(message.event) else {
                 return self.deliverPlainProtocolEvent(message, channel: channel, consumers: consumers, into: &actions)
             }
@@ -195,7 +196,10 @@ extension ClientEngine {
         default:
             // Unknown `pusher_internal:` events are ignored; `pusher:` events on a channel (such as
             // `pusher:cache_miss`) belong to its consumers.
-            if !message.event.hasPrefix(PusherEventName.internalPrefix) { self.deliver(message, into: &actions) }
+            if !message.event.hasPrefix(PusherEventName.internalPrefix) {
+                var route: Route?
+                self.deliver(message, route: &route, into: &actions)
+            }
         }
     }
 

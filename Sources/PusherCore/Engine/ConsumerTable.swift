@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 /// Who consumes what: the engine's bookkeeping of event and presence consumers by channel, of
-/// all-channel consumers and of the signed-in user's consumers. Consumers are numbered; the driver
-/// keeps each one's buffer under the same number.
+/// all-channel consumers and of the signed-in user's consumers. Consumers are numbered
+/// (``ConsumerID``); the driver keeps each one's buffer under the same number.
 struct ConsumerTable: Sendable {
     /// What a consumer listens to.
     enum Scope: Sendable, Hashable {
@@ -13,8 +13,9 @@ struct ConsumerTable: Sendable {
         case user(eventName: String?)
     }
 
-    struct EventConsumer: Sendable, Hashable {
-        var id: Int
+    /// Where a consumer's events go: its number, and the one event name it takes, if any.
+    struct EventRoute: Sendable, Hashable {
+        var id: ConsumerID
         /// Only events of this name, or all of them.
         var eventName: String?
 
@@ -23,39 +24,39 @@ struct ConsumerTable: Sendable {
 
     /// The consumers of one channel.
     struct Channel: Sendable {
-        var events: [EventConsumer] = []
-        var presence: [Int] = []
+        var events: [EventRoute] = []
+        var presence: [ConsumerID] = []
         var count: Int { self.events.count + self.presence.count }
     }
 
     private(set) var channels: [String: Channel] = [:]
-    private(set) var all: [Int] = []
-    private(set) var user: [EventConsumer] = []
-    private var scopes: [Int: Scope] = [:]
+    private(set) var all: [ConsumerID] = []
+    private(set) var user: [EventRoute] = []
+    private var scopes: [ConsumerID: Scope] = [:]
     private var lastID = 0
 
     /// Registers a consumer and returns its number.
-    mutating func add(_ scope: Scope) -> Int {
+    mutating func add(_ scope: Scope) -> ConsumerID {
         self.lastID += 1
-        let id = self.lastID
+        let id = ConsumerID(self.lastID)
         self.scopes[id] = scope
         switch scope {
         case .channels(let channels, let eventName):
             for channel in channels {
-                self.channels[channel, default: Channel()].events.append(EventConsumer(id: id, eventName: eventName))
+                self.channels[channel, default: Channel()].events.append(EventRoute(id: id, eventName: eventName))
             }
         case .presence(let channel):
             self.channels[channel, default: Channel()].presence.append(id)
         case .all:
             self.all.append(id)
         case .user(let eventName):
-            self.user.append(EventConsumer(id: id, eventName: eventName))
+            self.user.append(EventRoute(id: id, eventName: eventName))
         }
         return id
     }
 
     /// Forgets consumer `id`; returns what it listened to, or nil if it was unknown.
-    mutating func remove(_ id: Int) -> Scope? {
+    mutating func remove(_ id: ConsumerID) -> Scope? {
         guard let scope = self.scopes.removeValue(forKey: id) else { return nil }
         switch scope {
         case .channels(let channels, _):
@@ -70,7 +71,7 @@ struct ConsumerTable: Sendable {
         return scope
     }
 
-    private mutating func remove(_ id: Int, from channel: String) {
+    private mutating func remove(_ id: ConsumerID, from channel: String) {
         guard var entry = self.channels[channel] else { return }
         entry.events.removeAll { $0.id == id }
         entry.presence.removeAll { $0 == id }
@@ -79,7 +80,7 @@ struct ConsumerTable: Sendable {
 
     /// Takes `channel` away from its consumers (its subscription failed). Returns the consumers
     /// that have no channel left, now forgotten; a consumer of several channels keeps the others.
-    mutating func removeChannel(_ channel: String) -> [Int] {
+    mutating func removeChannel(_ channel: String) -> [ConsumerID] {
         guard let entry = self.channels.removeValue(forKey: channel) else { return [] }
         var ended = entry.presence
         for consumer in entry.events {
@@ -96,7 +97,7 @@ struct ConsumerTable: Sendable {
     }
 
     /// Forgets every consumer; returns their numbers in registration order.
-    mutating func removeAll() -> [Int] {
+    mutating func removeAll() -> [ConsumerID] {
         let ids = self.scopes.keys.sorted()
         self = ConsumerTable()
         return ids

@@ -82,6 +82,17 @@ struct JSONScanner: ~Copyable {
         return isEscaped ? self.unescapedText(range) : self.text(range)
     }
 
+    /// ``readString()``, returning `candidate` itself (no new string) when the string, without
+    /// escapes, has exactly its bytes.
+    mutating func readString(reusing candidate: String) throws(JSONError) -> String {
+        let (range, isEscaped) = try self.readRawString()
+        if isEscaped { return self.unescapedText(range) }
+        var candidate = candidate
+        let bytes = UnsafeBufferPointer(rebasing: self.bytes[range])
+        if candidate.utf8.count == bytes.count, candidate.withUTF8({ $0.elementsEqual(bytes) }) { return candidate }
+        return self.text(range)
+    }
+
     /// Reads a string value (the opening quote must be next) and hands its unescaped UTF-8 bytes to
     /// `body`; a string without escapes is handed over in place, without building a `String`.
     mutating func readString<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(JSONError) -> R {

@@ -6,18 +6,50 @@
 /// encoding"); that string is unescaped once and kept exactly. Some servers send an object instead;
 /// then `data` is the object's exact JSON text. Either way, decoding the JSON inside is left to
 /// whoever needs it, so a channel event is parsed once and only its envelope.
+///
+/// Its fields live in one shared ``MessageFields`` object: a copy of a message (or the
+/// ``ChannelEvent`` made from it) costs one retain, whatever it holds.
 package struct PusherMessage: Sendable, Hashable {
-    package var event: String
-    package var channel: String?
-    package var data: String?
-    /// The `user_id` field, present on client events of presence channels. Numbers become their text.
-    package var userID: String?
+    package private(set) var fields: MessageFields
 
     package init(event: String, channel: String? = nil, data: String? = nil, userID: String? = nil) {
-        self.event = event
-        self.channel = channel
-        self.data = data
-        self.userID = userID
+        self.fields = MessageFields(event: event, channel: channel, data: data, userID: userID)
+    }
+
+    package var event: String {
+        get { self.fields.event }
+        set {
+            self.fields = MessageFields(event: newValue, channel: self.channel, data: self.data, userID: self.userID)
+        }
+    }
+
+    package var channel: String? {
+        get { self.fields.channel }
+        set { self.fields = MessageFields(event: self.event, channel: newValue, data: self.data, userID: self.userID) }
+    }
+
+    package var data: String? {
+        get { self.fields.data }
+        set {
+            self.fields = MessageFields(event: self.event, channel: self.channel, data: newValue, userID: self.userID)
+        }
+    }
+
+    /// The `user_id` field, present on client events of presence channels. Numbers become their text.
+    package var userID: String? {
+        get { self.fields.userID }
+        set { self.fields = MessageFields(event: self.event, channel: self.channel, data: self.data, userID: newValue) }
+    }
+
+    package static func == (lhs: PusherMessage, rhs: PusherMessage) -> Bool {
+        lhs.fields.hasSameValues(as: rhs.fields)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(self.event)
+        hasher.combine(self.channel)
+        hasher.combine(self.data)
+        hasher.combine(self.userID)
     }
 
     /// Parses the text of one WebSocket message.
@@ -32,14 +64,31 @@ package struct PusherMessage: Sendable, Hashable {
     /// Parses one WebSocket message from its UTF-8 bytes, such as a frame's payload, without making
     /// a `String` of the whole frame first. Invalid UTF-8 inside strings becomes U+FFFD.
     package init(parsing bytes: UnsafeRawBufferPointer) throws(PusherError) {
+        var names = RecentNames()
+        try self.init(parsing: bytes, names: &names)
+    }
+
+    /// ``init(parsing:)-(UnsafeRawBufferPointer)``, reusing the channel and event names of earlier
+    /// messages from `names` when they repeat (no new string for each message of a busy channel),
+    /// and remembering this message's.
+    package init(parsing bytes: UnsafeRawBufferPointer, names: inout RecentNames) throws(PusherError) {
         do {
-            self = try JSONScanner.withBytes(of: bytes, Self.parseEnvelope)
+            self = try JSONScanner.withBytes(of: bytes) { bytes throws(JSONError) in
+                try Self.parseEnvelope(bytes, names: &names)
+            }
         } catch {
             throw PusherError(.malformedMessage, "invalid message: \(error.reason)")
         }
     }
 
     private static func parseEnvelope(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> PusherMessage {
+        var names = RecentNames()
+        return try Self.parseEnvelope(bytes, names: &names)
+    }
+
+    private static func parseEnvelope(_ bytes: UnsafeBufferPointer<UInt8>, names: inout RecentNames) throws(JSONError)
+        -> PusherMessage
+    {
         var scanner = JSONScanner(bytes)
         var event: String?
         var channel: String?
@@ -53,9 +102,10 @@ package struct PusherMessage: Sendable, Hashable {
                 switch field {
                 case .event:
                     guard try scanner.peek() == UInt8(ascii: "\"") else { throw JSONError("event is not a string") }
-                    event = try scanner.readString()
+                    event = names.rememberEvent(try scanner.readString(reusing: names.event))
                 case .channel:
-                    channel = try Self.readOptionalString(&scanner)
+                    channel = try Self.readOptionalString(&scanner, reusing: names.channel)
+                    if let channel { names.rememberChannel(channel) }
                 case .data:
                     data = try Self.readText(&scanner)
                 case .userID:
@@ -92,9 +142,11 @@ package struct PusherMessage: Sendable, Hashable {
         }
     }
 
-    private static func readOptionalString(_ scanner: inout JSONScanner) throws(JSONError) -> String? {
+    private static func readOptionalString(_ scanner: inout JSONScanner, reusing candidate: String) throws(JSONError)
+        -> String?
+    {
         switch try scanner.peek() {
-        case UInt8(ascii: "\""): return try scanner.readString()
+        case UInt8(ascii: "\""): return try scanner.readString(reusing: candidate)
         case UInt8(ascii: "n"):
             _ = try scanner.skipValue()
             return nil
@@ -137,5 +189,18 @@ package struct PusherMessage: Sendable, Hashable {
         }
         output += "}"
         return output
+    }
+}
+
+extension PusherMessage: CustomReflectable {
+    /// The message's four fields, as for a plain struct (in test failures and `dump`).
+    package var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "event": self.event, "channel": self.channel as Any, "data": self.data as Any,
+                "userID": self.userID as Any,
+            ],
+            displayStyle: .struct)
     }
 }

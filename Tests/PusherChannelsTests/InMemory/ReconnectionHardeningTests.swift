@@ -58,7 +58,7 @@ struct ReconnectionHardeningTests {
     func reconnectStorm() async throws {
         try await withInMemoryClient(options: { $0.backoff.maximumAttempts = 4 }) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { _ = try await collect(harness.client.events(on: "prices"), count: .max) }
                 var delays: [Duration] = []
                 var failure: PusherError?

@@ -28,9 +28,17 @@ struct PusherFrameHandlerTests {
             self.channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1), promise: nil)
         }
 
-        /// Frames of one socket read: all of them, then one read-complete.
+        /// Frames of one socket read, as a server sends them (unmasked): all their bytes in one
+        /// buffer, then one read-complete.
         func read(_ frames: WebSocketFrame...) {
-            for frame in frames { self.channel.pipeline.fireChannelRead(frame) }
+            var bytes = ByteBuffer()
+            for frame in frames { PusherFrameHandlerTests.write(frame, to: &bytes) }
+            self.read(bytes)
+        }
+
+        /// Bytes of one socket read, then one read-complete.
+        func read(_ bytes: ByteBuffer) {
+            self.channel.pipeline.fireChannelRead(bytes)
             self.channel.pipeline.fireChannelReadComplete()
         }
 
@@ -40,6 +48,23 @@ struct PusherFrameHandlerTests {
             while let frame = try self.channel.readOutbound(as: WebSocketFrame.self) { frames.append(frame) }
             return frames
         }
+    }
+
+    /// Writes `frame` as a server sends it: header (7-, 16- or 64-bit length), no mask, payload.
+    static func write(_ frame: WebSocketFrame, to bytes: inout ByteBuffer) {
+        bytes.writeInteger((frame.fin ? 0x80 : 0) | UInt8(webSocketOpcode: frame.opcode))
+        let length = frame.data.readableBytes
+        switch length {
+        case ..<126: bytes.writeInteger(UInt8(length))
+        case ..<65536:
+            bytes.writeInteger(UInt8(126))
+            bytes.writeInteger(UInt16(length))
+        default:
+            bytes.writeInteger(UInt8(127))
+            bytes.writeInteger(UInt64(length))
+        }
+        var data = frame.data
+        bytes.writeBuffer(&data)
     }
 
     static func text(_ string: String, fin: Bool = true, opcode: WebSocketOpcode = .text) -> WebSocketFrame {
@@ -56,7 +81,7 @@ struct PusherFrameHandlerTests {
         )
         let batch = await fixture.mailbox.take() ?? []
         #expect(batch.count == 3)
-        #expect(batch.first == .parsed(PusherMessage(event: "e", channel: "c", data: "1")))
+        #expect(batch.first == .message(PusherMessage(event: "e", channel: "c", data: "1")))
         guard batch.count == 3, case .malformed(let error) = batch[1] else { return }
         #expect(error.code == .malformedMessage)
         #expect(batch[2] == .binary)
@@ -86,7 +111,7 @@ struct PusherFrameHandlerTests {
         let half = Self.event.index(Self.event.startIndex, offsetBy: 10)
         fixture.read(Self.text(String(Self.event[..<half]), fin: false))
         fixture.read(Self.text(String(Self.event[half...]), fin: true, opcode: .continuation))
-        #expect(await fixture.mailbox.take() == [.parsed(PusherMessage(event: "e", channel: "c", data: "1"))])
+        #expect(await fixture.mailbox.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
     }
 
     /// What a connection closed for an oversized message shows: one close frame with 1009 sent,
@@ -114,33 +139,64 @@ struct PusherFrameHandlerTests {
         try await self.expectClosedAsTooLarge(fixture, limit: 16)
     }
 
-    @Test("a single frame over the limit (refused by the frame decoder) closes with 1009, naming the limit")
+    @Test("a single frame over the limit is refused from its header and closes with 1009, naming the limit")
     func singleFrameTooLarge() async throws {
-        let channel = EmbeddedChannel()
-        let fixture = try Fixture(channel: channel, maximumMessageSize: 16)
-        try channel.pipeline.syncOperations.addHandler(
-            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 16)), position: .first)
-        // An unmasked text frame of 17 bytes, as a server sends it.
-        var bytes = ByteBuffer(bytes: [0x81, 17])
-        bytes.writeString(String(repeating: "z", count: 17))
-        try channel.writeInbound(bytes)
+        let fixture = try Fixture(maximumMessageSize: 16)
+        // The header of an unmasked text frame of 17 bytes, as a server sends it: its payload never comes.
+        fixture.read(ByteBuffer(bytes: [0x81, 17]))
         try await self.expectClosedAsTooLarge(fixture, limit: 16)
     }
 
     @Test("a single frame at the limit passes")
     func singleFrameAtLimit() async throws {
-        let channel = EmbeddedChannel()
-        let fixture = try Fixture(channel: channel, maximumMessageSize: Self.event.utf8.count)
-        try channel.pipeline.syncOperations.addHandler(
-            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: Self.event.utf8.count)),
-            position: .first
-        )
+        let fixture = try Fixture(maximumMessageSize: Self.event.utf8.count)
         var bytes = ByteBuffer(bytes: [0x81, UInt8(Self.event.utf8.count)])
         bytes.writeString(Self.event)
-        try channel.writeInbound(bytes)
-        #expect(await fixture.mailbox.take() == [.parsed(PusherMessage(event: "e", channel: "c", data: "1"))])
+        fixture.read(bytes)
+        #expect(await fixture.mailbox.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
         #expect(try fixture.sent().isEmpty)
         #expect(fixture.outcome.closeFrame == nil)
+    }
+
+    @Test("frames split across reads anywhere (header, length, payload) are read whole, in order")
+    func framesAcrossReads() async throws {
+        let fixture = try Fixture()
+        let long = #"{"event":"e","channel":"c","data":""# + String(repeating: "x", count: 300) + #""}"#
+        var bytes = ByteBuffer()
+        Self.write(Self.text(Self.event), to: &bytes)
+        Self.write(Self.text(long), to: &bytes)
+        Self.write(Self.text("not json"), to: &bytes)
+        var cuts = [1, 2, 3, 45, 200]
+        cuts.append(bytes.readableBytes)
+        var start = 0
+        for cut in cuts {
+            fixture.read(bytes.getSlice(at: start, length: cut - start)!)
+            start = cut
+        }
+        let batch = await fixture.mailbox.take() ?? []
+        #expect(batch.count == 3)
+        #expect(batch.first == .message(PusherMessage(event: "e", channel: "c", data: "1")))
+        #expect(
+            batch.dropFirst().first
+                == .message(PusherMessage(event: "e", channel: "c", data: String(repeating: "x", count: 300))))
+        guard batch.count == 3, case .malformed = batch[2] else { return }
+    }
+
+    @Test("a masked frame is unmasked; a fragmented or long control frame fails the connection")
+    func maskedAndBrokenFrames() async throws {
+        let fixture = try Fixture()
+        let key: [UInt8] = [1, 2, 3, 4]
+        var bytes = ByteBuffer(bytes: [0x81, 0x80 | UInt8(Self.event.utf8.count)] + key)
+        bytes.writeBytes(Self.event.utf8.enumerated().map { $0.element ^ key[$0.offset % 4] })
+        fixture.read(bytes)
+        #expect(await fixture.mailbox.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
+        // A ping without FIN.
+        fixture.read(ByteBuffer(bytes: [0x09, 0]))
+        #expect(fixture.outcome.error as? NIOWebSocketError == .fragmentedControlFrame)
+        #expect(!fixture.channel.isActive)
+        let long = try Fixture()
+        long.read(ByteBuffer(bytes: [0x89, 126, 0, 126]))
+        #expect(long.outcome.error as? NIOWebSocketError == .multiByteControlFrameLength)
     }
 
     @Test("a ping is answered with a masked pong carrying its data")

@@ -45,7 +45,7 @@ struct ClientEngineAuthorizationTests {
         var script = EngineScript()
         script.connect()
         let pending = 2_000
-        var ids: [String: Int] = [:]
+        var ids: [String: ConsumerID] = [:]
         for index in 0..<pending {
             let channel = "private-\(index)"
             ids[channel] = try script.add(.channel(channel, eventName: nil, authorization: nil)).id

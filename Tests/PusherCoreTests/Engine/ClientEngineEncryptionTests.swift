@@ -6,7 +6,7 @@ import Testing
 @Suite("Client engine: encrypted channels")
 struct ClientEngineEncryptionTests {
     /// Subscribes `private-encrypted-vault` with key "k" (the script's stand-in cipher).
-    static func subscribed() throws -> (EngineScript, Int) {
+    static func subscribed() throws -> (EngineScript, ConsumerID) {
         var script = EngineScript()
         script.connect()
         let id = try script.add(.channel("private-encrypted-vault", eventName: nil, authorization: nil)).id

@@ -20,7 +20,7 @@ struct ClientEngineFloodTests {
         _ = script.receive(
             #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"0\"],\"hash\":{\"0\":null},\"count\":1}}"}"#
         )
-        var frames: [ClientEngine.InboundFrame] = []
+        var frames: [InboundMessage] = []
         for member in 1...99_999 {
             frames.append(
                 .text(
@@ -53,7 +53,7 @@ struct ClientEngineFloodTests {
             #"{"event":"pusher_internal:subscription_succeeded","channel":"presence-room","data":"{\"presence\":{\"ids\":[\"0\"],\"hash\":{\"0\":null},\"count\":1}}"}"#
         )
         let frames = (1...150).map { member in
-            ClientEngine.InboundFrame.text(
+            InboundMessage.text(
                 #"{"event":"pusher_internal:member_added","channel":"presence-room","data":"{\"user_id\":\"\#(member)\"}"}"#
             )
         }

@@ -53,7 +53,7 @@ struct ClientEngineInboundTests {
         script.connect()
         let id = try script.add(.channel("feed", eventName: nil, authorization: nil)).id
         _ = script.receive(EngineScript.succeeded("feed"))
-        var frames: [ClientEngine.InboundFrame] = [.text("not json"), .binary, .text(#"{"channel":"feed"}"#)]
+        var frames: [InboundMessage] = [.text("not json"), .binary, .text(#"{"channel":"feed"}"#)]
         frames.append(.text(EngineScript.event("ok", on: "feed", data: "1")))
         let actions = script.engine.received(frames, generation: script.generation, at: script.now)
         #expect(actions.reported == [.malformedMessage, .malformedMessage, .malformedMessage])

@@ -12,7 +12,7 @@ struct ConsumerTableTests {
         let a = table.add(.channels(["x"], eventName: nil))
         let b = table.add(.presence("x"))
         let c = table.add(.all)
-        #expect([a, b, c] == [1, 2, 3])
+        #expect([a, b, c] == [ConsumerID(1), ConsumerID(2), ConsumerID(3)])
         #expect(table.count(on: "x") == 2)
         let removed = [table.remove(a), table.remove(a)]
         #expect(removed == [.channels(["x"], eventName: nil), nil])
@@ -41,7 +41,7 @@ struct ConsumerTableTests {
         _ = table.add(.user(eventName: nil))
         _ = table.add(.channels(["x"], eventName: nil))
         let all = table.removeAll()
-        #expect(all == [1, 2])
+        #expect(all == [ConsumerID(1), ConsumerID(2)])
         #expect(table.user.isEmpty && table.channels.isEmpty)
     }
 }

@@ -51,7 +51,7 @@ struct EngineScript {
         self.engine.received(texts.map { .text($0) }, generation: self.generation, at: self.now)
     }
 
-    mutating func add(_ request: ClientEngine.ConsumerRequest) throws(PusherError) -> (id: Int, actions: [Action]) {
+    mutating func add(_ request: ClientEngine.ConsumerRequest) throws(PusherError) -> (id: ConsumerID, actions: [Action]) {
         guard let result = try self.engine.addConsumer(request, at: self.now) else {
             throw PusherError(.alreadyRunning, "finished")
         }
@@ -87,13 +87,13 @@ extension Array where Element == ClientEngine.Action {
 }
 
 struct Delivery: Hashable, CustomStringConvertible {
-    var consumer: Int
+    var consumer: ConsumerID
     var name: String
     var data: String
 
-    init(_ consumer: Int, _ name: String, _ data: String) {
+    init(_ consumer: ConsumerID, _ name: String, _ data: String) {
         (self.consumer, self.name, self.data) = (consumer, name, data)
     }
 
-    var description: String { "\(self.consumer):\(self.name)=\(self.data)" }
+    var description: String { "\(self.consumer.rawValue):\(self.name)=\(self.data)" }
 }
