@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import DequeModule
-import NIOConcurrencyHelpers
 import PusherCore
 
 /// One consumer's buffer: the client appends, the consumer's iterator takes.
@@ -23,29 +22,22 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         var elements = Deque<Element>()
         /// The bytes of `elements`.
         var bytes = 0
-        var waiter: UnsafeContinuation<Void, Never>?
         /// The consumer waits, or was woken and has not taken yet: the first element is its.
         var reserved = false
-        var cancelled = false
         var end: End?
-
-        mutating func takeWaiter() -> UnsafeContinuation<Void, Never>? {
-            defer { self.waiter = nil }
-            return self.waiter
-        }
     }
 
     private enum Taken {
         case element(Element)
         case end(End)
-        case wait
     }
 
     let channel: String?
     private let limit: Int
     private let byteLimit: Int
     private let whenFull: BufferingPolicy.WhenFull
-    private let state = NIOLockedValueBox(State())
+    /// The buffer, with the consumer's iterator as its one waiter.
+    private let state = WaitableState(State())
 
     package init(channel: String?, policy: BufferingPolicy) {
         self.channel = channel
@@ -66,14 +58,13 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
 
     /// ``deliver(contentsOf:)``, adding what the buffer dropped or whether it failed to `tally`.
     func deliver(contentsOf elements: [Element], tally: inout DeliveryTally) -> Bool {
-        let (alive, waiter) = self.state.withLockedValue { state -> (Bool, UnsafeContinuation<Void, Never>?) in
+        // The consumer is woken when there is something for it: an element, or its end.
+        self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) { state -> Bool in
             for element in elements {
-                if !self.add(element, to: &state, tally: &tally) { return (false, state.takeWaiter()) }
+                if !self.add(element, to: &state, tally: &tally) { return false }
             }
-            return (true, state.elements.isEmpty ? nil : state.takeWaiter())
+            return true
         }
-        waiter?.resume()
-        return alive
     }
 
     /// Buffers one element as the policy says; false when the consumer has ended or is failed now.
@@ -120,66 +111,37 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
     /// first end wins.
     package func finish(throwing error: PusherError? = nil) {
-        let waiter = self.state.withLockedValue { state in
+        self.state.update { state in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
-            return state.takeWaiter()
         }
-        waiter?.resume()
     }
 
     /// Whether the consumer is suspended waiting for elements.
-    package var hasWaiter: Bool { self.state.withLockedValue { $0.waiter != nil } }
+    package var hasWaiter: Bool { self.state.hasWaiter }
 
     // MARK: Consumer (the iterator)
 
     /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
     /// executor, so taking a buffered element is a lock and no hop.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
-        while true {
-            let taken = self.state.withLockedValue { state -> Taken in
-                if let element = state.elements.popFirst() {
-                    state.bytes -= element.bufferedByteCount
-                    state.reserved = false
-                    return .element(element)
-                }
-                if let end = state.end {
-                    state.end = .finished
-                    return .end(end)
-                }
-                return state.cancelled ? .end(.finished) : .wait
+        let taken = await self.state.wait(isolation: actor) { state -> Taken? in
+            if let element = state.elements.popFirst() {
+                state.bytes -= element.bufferedByteCount
+                state.reserved = false
+                return .element(element)
             }
-            switch taken {
-            case .element(let element):
-                return element
-            case .end(.finished):
-                return nil
-            case .end(.failed(let error)):
-                throw error
-            case .wait:
-                if Task.isCancelled { return nil }
-                await self.waitForElements(isolation: actor)
+            if let end = state.end {
+                state.end = .finished
+                return .end(end)
             }
+            // Nothing yet: the consumer suspends, and the next element is owed to it.
+            state.reserved = true
+            return nil
         }
-    }
-
-    private func waitForElements(isolation actor: isolated (any Actor)?) async {
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let resumeNow = self.state.withLockedValue { state -> Bool in
-                    // Cancelled before the continuation was stored: onCancel found nothing to resume.
-                    if state.cancelled || !state.elements.isEmpty || state.end != nil { return true }
-                    state.waiter = continuation
-                    state.reserved = true
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = self.state.withLockedValue { state in
-                state.cancelled = true
-                return state.takeWaiter()
-            }
-            waiter?.resume()
+        switch taken {
+        case .element(let element): return element
+        case .end(.failed(let error)): throw error
+        case .end(.finished), nil: return nil
         }
     }
 }

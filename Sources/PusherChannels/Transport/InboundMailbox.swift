@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-import NIOConcurrencyHelpers
 import PusherCore
 
 /// Inbound messages between a transport's reader and the client: the reader puts them in, the
@@ -16,13 +15,13 @@ package final class InboundMailbox: Sendable {
     private struct State {
         var messages: [InboundMessage] = []
         var byteCount = 0
-        var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
         var isPaused = false
         var onResume: (@Sendable () -> Void)?
     }
 
-    private let state = NIOLockedValueBox(State())
+    /// The messages, with the client's read loop as their one waiter.
+    private let state = WaitableState(State())
     private let limit: Int
     private let byteLimit: Int
 
@@ -42,7 +41,7 @@ package final class InboundMailbox: Sendable {
 
     /// What the reader does to read again after it was told to stop.
     package func setResumeHandler(_ resume: @escaping @Sendable () -> Void) {
-        self.state.withLockedValue { $0.onResume = resume }
+        self.state.withLock { $0.onResume = resume }
     }
 
     /// Adds the messages of one read at once; wakes the client if it waits.
@@ -53,7 +52,7 @@ package final class InboundMailbox: Sendable {
     /// - Returns: False when the reader should stop reading until the resume handler is called.
     @discardableResult
     package func put(contentsOf messages: [InboundMessage], byteCount: Int) -> Bool {
-        let (waiter, keepReading) = self.state.withLockedValue { state in
+        self.state.update(wakingIf: { !$0.messages.isEmpty }) { state -> Bool in
             // Usually the client took everything already: the batch is handed over as it is.
             if state.messages.isEmpty {
                 state.messages = messages
@@ -62,64 +61,38 @@ package final class InboundMailbox: Sendable {
             }
             state.byteCount += byteCount
             if state.messages.count >= self.limit || state.byteCount >= self.byteLimit { state.isPaused = true }
-            defer { state.waiter = nil }
-            return (state.waiter, !state.isPaused)
+            return !state.isPaused
         }
-        waiter?.resume()
-        return keepReading
     }
 
     /// No more messages will come.
     package func close() {
-        let waiter = self.state.withLockedValue { state in
-            state.isClosed = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
+        self.state.update { $0.isClosed = true }
     }
 
     /// Every message there now (at least one), or nil once closed and empty. Returns nil when the
     /// task is cancelled. Runs on `isolation` (the caller's actor), and resumes there when messages
     /// arrive: no hop in between.
     package func take(isolation: isolated (any Actor)? = #isolation) async -> [InboundMessage]? {
-        while true {
-            let (taken, resume) = self.state.withLockedValue {
-                state -> ([InboundMessage]??, (@Sendable () -> Void)?) in
-                var resume: (@Sendable () -> Void)?
-                if state.isPaused {
-                    state.isPaused = false
-                    resume = state.onResume
-                }
-                if !state.messages.isEmpty {
-                    defer {
-                        state.messages = []
-                        state.byteCount = 0
-                    }
-                    return (.some(state.messages), resume)
-                }
-                return (state.isClosed ? .some(nil) : .none, resume)
+        // The reader was told to stop only when the mailbox was full, so the take that empties it
+        // also lets the reader go on.
+        var resume: (@Sendable () -> Void)?
+        let taken = await self.state.wait(isolation: isolation) { state -> [InboundMessage]?? in
+            if state.isPaused {
+                state.isPaused = false
+                resume = state.onResume
             }
-            resume?()
-            if let taken { return taken }
-            if Task.isCancelled { return nil }
-            await self.waitForMessages(isolation: isolation)
-        }
-    }
-
-    /// Suspends until messages arrive, the mailbox closes or the task is cancelled (which closes it).
-    private func waitForMessages(isolation: isolated (any Actor)?) async {
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                let resumeNow = self.state.withLockedValue { state -> Bool in
-                    if !state.messages.isEmpty || state.isClosed { return true }
-                    state.waiter = continuation
-                    return false
+            if !state.messages.isEmpty {
+                defer {
+                    state.messages = []
+                    state.byteCount = 0
                 }
-                if resumeNow { continuation.resume() }
+                return .some(state.messages)
             }
-        } onCancel: {
-            self.close()
+            return state.isClosed ? .some(nil) : nil
         }
+        resume?()
+        // nil: the task was cancelled.
+        return taken ?? nil
     }
 }
