@@ -184,7 +184,9 @@ struct Bench: AsyncParsableCommand {
         for (index, channel) in channels.enumerated() {
             quotas[channel] = events / channels.count + (index < events % channels.count ? 1 : 0)
         }
-        let buffering = BufferingPolicy(limit: max(events, BufferingPolicy.default.limit), whenFull: .fail)
+        // Room for every event, by count and by bytes (encrypted events are larger than 32 MiB / events).
+        let buffering = BufferingPolicy(
+            limit: max(events, BufferingPolicy.default.limit), whenFull: .fail, byteLimit: Int.max)
         for try await event in client.events(on: channels, buffering: buffering) {
             let count = received[event.channel, default: 0] + 1
             received[event.channel] = count
@@ -234,8 +236,11 @@ struct Bench: AsyncParsableCommand {
                                 var received = 0
                                 // By default room for every event of the channel: a consumer that lags
                                 // shows as memory, not as a consumerTooSlow failure.
-                                let limit = self.bufferLimit ?? max(quota, BufferingPolicy.default.limit)
-                                let buffering = BufferingPolicy(limit: limit, whenFull: .fail)
+                                let buffering =
+                                    self.bufferLimit.map { BufferingPolicy(limit: $0, whenFull: .fail) }
+                                    ?? BufferingPolicy(
+                                        limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail,
+                                        byteLimit: Int.max)
                                 for try await _ in client.events(on: channel, buffering: buffering) {
                                     if received == 0 { tracker.firstEventOfChannel() }
                                     received += 1
