@@ -101,9 +101,11 @@ extension PusherClient {
         let duration = self.clock.now - call.start
         switch timer {
         case .authorization(let channel, _):
-            self.metrics?.authorization(channel: channel.rawValue, isKeyReload: false, succeeded: false, duration: duration)
+            self.metrics?.authorization(
+                channel: channel.rawValue, isKeyReload: false, succeeded: false, duration: duration)
         case .keyReload(let channel, _):
-            self.metrics?.authorization(channel: channel.rawValue, isKeyReload: true, succeeded: false, duration: duration)
+            self.metrics?.authorization(
+                channel: channel.rawValue, isKeyReload: true, succeeded: false, duration: duration)
         case .userAuthentication:
             self.metrics?.signIn(succeeded: false, duration: duration)
         default:

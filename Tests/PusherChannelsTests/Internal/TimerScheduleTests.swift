@@ -32,7 +32,8 @@ struct TimerScheduleTests {
         var schedule = TimerSchedule()
         schedule.schedule(.pong(1), at: .seconds(30))
         schedule.schedule(.userAuthentication(socketID: "1.1"), at: .seconds(10))
-        schedule.schedule(.authorization(channel: ChannelName(unchecked: "private-b"), socketID: "1.1"), at: .seconds(10))
+        schedule.schedule(
+            .authorization(channel: ChannelName(unchecked: "private-b"), socketID: "1.1"), at: .seconds(10))
         schedule.schedule(.handshake(2), at: .seconds(9))
         schedule.schedule(.close(1), at: .seconds(31))
         // Moving a timer makes it the latest scheduled among equal deadlines.

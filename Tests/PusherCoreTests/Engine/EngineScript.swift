@@ -51,7 +51,9 @@ struct EngineScript {
         self.engine.received(texts.map { .text($0) }, generation: self.generation, at: self.now)
     }
 
-    mutating func add(_ request: ClientEngine.ConsumerRequest) throws(PusherError) -> (id: ConsumerID, actions: [Action]) {
+    mutating func add(_ request: ClientEngine.ConsumerRequest) throws(PusherError) -> (
+        id: ConsumerID, actions: [Action]
+    ) {
         guard let result = try self.engine.addConsumer(request, at: self.now) else {
             throw PusherError(.alreadyRunning, "finished")
         }
