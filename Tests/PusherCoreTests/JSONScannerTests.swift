@@ -180,6 +180,26 @@ struct JSONScannerTests {
             try Self.readString(bytes: [quote, 0xC3, UInt8(ascii: "\\"), UInt8(ascii: "t"), quote]) == "\u{FFFD}\t")
     }
 
+    /// The scanner's own search (for strings without escapes) notes bytes that are not ASCII at
+    /// every position of a word, and ignores those after the closing quote.
+    @Test("invalid UTF-8 is repaired wherever it is in a word, without escapes; bytes after the quote are not read")
+    func invalidUTF8AtEveryPosition() throws {
+        let quote = UInt8(ascii: "\"")
+        for length in 1...20 {
+            for position in 0..<length {
+                var contents = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                contents[position] = 0xFF
+                let text = try Self.readString(bytes: [quote] + contents + [quote, UInt8(ascii: "a")])
+                #expect(text == String(decoding: contents, as: UTF8.self), "\(length), \(position)")
+                #expect(text.unicodeScalars.contains("\u{FFFD}"))
+            }
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(
+                try Self.readString(bytes: [quote] + plain + [quote, 0xC3, 0xA9, 0xFF])
+                    == String(repeating: "a", count: length))
+        }
+    }
+
     @Test(
         "values are skipped, validated, and their exact range reported",
         arguments: [

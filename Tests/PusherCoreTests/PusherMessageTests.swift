@@ -54,6 +54,19 @@ struct PusherMessageTests {
         #expect(message == PusherMessage(event: "e", channel: "c", data: "d", userID: "u"))
     }
 
+    /// Keys are matched on their bytes read as one word: a key that differs from a field's name in
+    /// any byte, its length included, is some other field (and skipped).
+    @Test("keys that nearly name a field are other fields")
+    func nearlyFieldNames() throws {
+        let message = try PusherMessage(
+            parsing:
+                #"{"event":"e","Event":"x","events":"x","even":"x","channel":"c","channe":"x","channel_":"x","#
+                + #""chAnnel":"x","data":"d","dat":"x","datas":"x","Data":"x","user_id":"u","user_iD":"x","#
+                + #""user_ids":"x","user-id":"x"}"#)
+        #expect(message == PusherMessage(event: "e", channel: "c", data: "d", userID: "u"))
+        #expect(throws: PusherError.self) { try PusherMessage(parsing: #"{"Event":"e","eventx":"e"}"#) }
+    }
+
     @Test(
         "UTF-8 bytes parse exactly as text does",
         arguments: [

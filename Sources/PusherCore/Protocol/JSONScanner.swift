@@ -74,107 +74,95 @@ struct JSONScanner: ~Copyable {
 
     /// Reads a string value (the opening quote must be next) and returns it unescaped.
     ///
-    /// The string is built from the bytes in one copy: directly when it holds no escape (the common
-    /// case), else by unescaping it into a buffer as long as its escaped form (unescaping never makes
-    /// a string longer). Invalid UTF-8 is repaired with U+FFFD.
+    /// A string without escapes (the common case) is found, validated and checked for ASCII in one
+    /// pass, then copied into a `String` once. At its first escape, one loop reads it again from its
+    /// start: it finds its end, validates every escape and writes the unescaped bytes into a buffer,
+    /// which are copied into the `String`. Bytes known to be valid UTF-8 (raw ASCII, and what escapes
+    /// stand for) are not checked again; other bytes are, and invalid UTF-8 is repaired with U+FFFD.
     mutating func readString() throws(JSONError) -> String {
-        let (range, isEscaped) = try self.readRawString()
-        return isEscaped ? self.unescapedText(range) : self.text(range)
+        switch try self.readPlainString() {
+        case .plain(let range, let raw):
+            return JSONEscaping.string(
+                UnsafeBufferPointer(rebasing: self.bytes[range]), isValidUTF8: JSONEscaping.isASCII(raw),
+                isASCII: JSONEscaping.isASCII(raw))
+        case .escaped(let start, _):
+            let (text, end) = try JSONEscaping.unescapedString(self.bytes, from: start)
+            self.position = end + 1
+            return text
+        }
     }
 
     /// ``readString()``, returning `candidate` itself (no new string) when the string, without
     /// escapes, has exactly its bytes.
     mutating func readString(reusing candidate: String) throws(JSONError) -> String {
-        let (range, isEscaped) = try self.readRawString()
-        if isEscaped { return self.unescapedText(range) }
-        var candidate = candidate
-        let bytes = UnsafeBufferPointer(rebasing: self.bytes[range])
-        if candidate.utf8.count == bytes.count, candidate.withUTF8({ $0.elementsEqual(bytes) }) { return candidate }
-        return self.text(range)
+        switch try self.readPlainString() {
+        case .plain(let range, let raw):
+            var candidate = candidate
+            let bytes = UnsafeBufferPointer(rebasing: self.bytes[range])
+            if candidate.utf8.count == bytes.count, candidate.withUTF8({ Self.equal($0, bytes) }) {
+                return candidate
+            }
+            return JSONEscaping.string(
+                bytes, isValidUTF8: JSONEscaping.isASCII(raw), isASCII: JSONEscaping.isASCII(raw))
+        case .escaped(let start, _):
+            let (text, end) = try JSONEscaping.unescapedString(self.bytes, from: start)
+            self.position = end + 1
+            return text
+        }
+    }
+
+    /// Whether `lhs` and `rhs` (of the same length) hold the same bytes.
+    @inline(__always)
+    private static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < lhs.count {
+            guard lhs[index] == rhs[index] else { return false }
+            index &+= 1
+        }
+        return true
     }
 
     /// Reads a string value (the opening quote must be next) and hands its unescaped UTF-8 bytes to
     /// `body`; a string without escapes is handed over in place, without building a `String`.
     mutating func readString<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) throws(JSONError) -> R {
-        let (range, isEscaped) = try self.readRawString()
-        guard isEscaped else { return body(UnsafeBufferPointer(rebasing: self.bytes[range])) }
-        var text = self.unescapedText(range)
-        return text.withUTF8(body)
+        switch try self.readPlainString() {
+        case .plain(let range, _):
+            return body(UnsafeBufferPointer(rebasing: self.bytes[range]))
+        case .escaped(let start, _):
+            var (text, end) = try JSONEscaping.unescapedString(self.bytes, from: start)
+            self.position = end + 1
+            return text.withUTF8(body)
+        }
     }
 
-    /// Reads and validates a string value (the opening quote must be next); returns the range between
-    /// its quotes and whether it holds an escape.
-    private mutating func readRawString() throws(JSONError) -> (range: Range<Int>, isEscaped: Bool) {
+    /// How a string began.
+    private enum StringStart {
+        /// A string without escapes, between the quotes at the ends of `range`; its bytes or-ed
+        /// together are `raw` (see ``JSONEscaping/isASCII(_:)``).
+        case plain(Range<Int>, raw: UInt64)
+        /// A string with an escape, whose contents begin at `start` and whose first escape is at
+        /// `escape`.
+        case escaped(start: Int, escape: Int)
+    }
+
+    /// Reads a string value (the opening quote must be next) up to its end, when it holds no escape
+    /// (and moves past it), or up to its first escape (and leaves `position` after the opening quote).
+    @inline(__always)
+    private mutating func readPlainString() throws(JSONError) -> StringStart {
         try self.expect(UInt8(ascii: "\""))
         let start = self.position
-        // Fast path: no escapes, so the bytes between the quotes are the string.
-        let index = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: start)
+        var raw: UInt64 = 0
+        let index = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: start, orInto: &raw)
         guard index < self.bytes.count else { throw JSONError("unterminated string") }
         switch self.bytes[index] {
         case UInt8(ascii: "\""):
             self.position = index + 1
-            return (start..<index, false)
+            return .plain(start..<index, raw: raw)
         case UInt8(ascii: "\\"):
-            break
+            return .escaped(start: start, escape: index)
         default:
             throw JSONError("control character in string")
         }
-        self.position = index
-        let end = try self.validateEscapedString()
-        return (start..<end, true)
-    }
-
-    /// The string whose escaped form (validated, between the quotes) is `range`.
-    private func unescapedText(_ range: Range<Int>) -> String {
-        JSONEscaping.unescapedString(UnsafeBufferPointer(rebasing: self.bytes[range]))
-    }
-
-    /// Reads the rest of a string that has an escape at `position`, validating every escape, and
-    /// returns the index of its closing quote.
-    private mutating func validateEscapedString() throws(JSONError) -> Int {
-        while true {
-            self.position = JSONEscaping.indexOfSpecialByte(in: self.bytes, from: self.position)
-            guard self.position < self.bytes.count else { throw JSONError("unterminated string") }
-            let byte = self.bytes[self.position]
-            self.position += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return self.position - 1
-            case UInt8(ascii: "\\"):
-                guard self.position < self.bytes.count else { throw JSONError("unterminated escape") }
-                let escaped = self.bytes[self.position]
-                self.position += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    break
-                case UInt8(ascii: "u"):
-                    _ = try self.readHex4()
-                default:
-                    throw JSONError("invalid escape")
-                }
-            default:
-                if byte < 0x20 { throw JSONError("control character in string") }
-            }
-        }
-    }
-
-    private mutating func readHex4() throws(JSONError) -> UInt32 {
-        guard self.position + 4 <= self.bytes.count else { throw JSONError("short unicode escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = self.bytes[self.position]
-            self.position += 1
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw JSONError("invalid unicode escape")
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
     }
 
     /// Skips one value of any kind, validating it, and returns the byte range it occupied.
@@ -221,7 +209,8 @@ struct JSONScanner: ~Copyable {
 
     /// Skips a string, validating it exactly as reading it does (every escape included).
     private mutating func skipString() throws(JSONError) {
-        _ = try self.readRawString()
+        guard case .escaped(_, let escape) = try self.readPlainString() else { return }
+        self.position = try JSONEscaping.unescape(self.bytes, from: escape, into: nil).end + 1
     }
 
     private mutating func skipLiteral(_ literal: StaticString) throws(JSONError) {

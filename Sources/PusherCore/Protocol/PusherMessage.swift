@@ -122,23 +122,25 @@ package struct PusherMessage: Sendable, Hashable {
         return PusherMessage(event: event, channel: channel, data: data, userID: userID)
     }
 
-    /// The envelope's fields, matched on the key's bytes (no `String` is built for a key).
+    /// The envelope's fields, matched on the key's bytes (no `String` is built for a key): a key of
+    /// four to eight bytes is read into one little-endian word and compared with each name's.
     private enum Field {
         case event, channel, data, userID, other
 
         init(_ key: UnsafeBufferPointer<UInt8>) {
-            switch key.count {
-            case 4 where Self.equal(key, "data"): self = .data
-            case 5 where Self.equal(key, "event"): self = .event
-            case 7 where Self.equal(key, "channel"): self = .channel
-            case 7 where Self.equal(key, "user_id"): self = .userID
+            guard (4...8).contains(key.count) else {
+                self = .other
+                return
+            }
+            var word: UInt64 = 0
+            for index in key.indices.reversed() { word = word &<< 8 | UInt64(key[index]) }
+            switch (key.count, word) {
+            case (4, 0x6174_6164): self = .data  // "data"
+            case (5, 0x74_6E65_7665): self = .event  // "event"
+            case (7, 0x6C_656E_6E61_6863): self = .channel  // "channel"
+            case (7, 0x64_695F_7265_7375): self = .userID  // "user_id"
             default: self = .other
             }
-        }
-
-        private static func equal(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-            let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            return key.elementsEqual(bytes)
         }
     }
 

@@ -2,8 +2,8 @@
 
 /// The latest channel and event names a reader parsed, so that the next message with the same
 /// names reuses those strings instead of making new ones: a busy channel's events then share one
-/// channel name and one event name. Only names too long for Swift's inline small strings (more
-/// than 15 UTF-8 bytes) are kept; shorter ones cost no allocation anyway.
+/// channel name and one event name. Short names are kept too: comparing a name's bytes costs less
+/// than making even a small (inline) string of them.
 package struct RecentNames: Sendable {
     private(set) var channel = ""
     private(set) var event = ""
@@ -11,12 +11,12 @@ package struct RecentNames: Sendable {
     package init() {}
 
     mutating func rememberChannel(_ name: String) {
-        if name.utf8.count > 15 { self.channel = name }
+        self.channel = name
     }
 
     /// Remembers `name` and returns it.
     mutating func rememberEvent(_ name: String) -> String {
-        if name.utf8.count > 15 { self.event = name }
+        self.event = name
         return name
     }
 }
