@@ -54,7 +54,7 @@ struct ActionChecker {
         case .authorize(_, let socketID), .authenticateUser(let socketID):
             check(socketID == self.fixture.engine.state.socketID, "authorization asked for socket \(socketID)")
             self.pendingRequests.append(action)
-        case .openConnection, .startReconnectTimer:
+        case .openConnection, .scheduleTimer(.reconnect, _):
             fail("a new connection without any timer firing: \(action)")
         default:
             break

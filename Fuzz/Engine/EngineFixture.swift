@@ -19,7 +19,7 @@ struct EngineFixture {
     static let channelData = #"{"user_id":"me","user_info":{"name":"Me"}}"#
 
     var engine: ClientEngine
-    var generation = 0
+    var generation: Generation = 0
     /// Every live consumer, by number.
     var consumers: [ConsumerID: Consumer] = [:]
 
@@ -41,7 +41,7 @@ struct EngineFixture {
         _ = self.engine.transportOpened(generation: self.generation, at: .zero)
         self.receive(
             #"{"event":"pusher:connection_established","data":"{\"socket_id\":\"123.456\",\"activity_timeout\":120}"}"#)
-        _ = self.engine.signIn()
+        _ = self.engine.signIn(at: .zero)
         _ = self.engine.userAuthenticated(socketID: Self.socketID, auth: "key:sig", userData: #"{"id":"me"}"#)
         self.receive(#"{"event":"pusher:signin_success","data":"{\"user_data\":\"{\\\"id\\\":\\\"me\\\"}\"}"}"#)
         self.add(.channel("news", eventName: nil, authorization: nil), .channels(["news"], eventName: nil))
@@ -87,7 +87,9 @@ struct EngineFixture {
     }
 
     private mutating func add(_ request: ClientEngine.ConsumerRequest, _ consumer: Consumer) {
-        guard let (id, _) = try? self.engine.addConsumer(request) else { fatalError("cannot add \(request)") }
+        guard let (id, _) = try? self.engine.addConsumer(request, at: .zero) else {
+            fatalError("cannot add \(request)")
+        }
         self.consumers[id] = consumer
     }
 

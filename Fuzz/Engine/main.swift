@@ -32,14 +32,14 @@ func fuzzEngine(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let now = Duration.milliseconds(index + 1)
         checker.inspect(checker.fixture.engine.received([frame], generation: checker.fixture.generation, at: now))
         // Authorizers answer one frame late, so later events are held meanwhile; every third reload fails.
-        if index % 2 == 1 || index == lines.count - 1 { answer(&checker) }
+        if index % 2 == 1 || index == lines.count - 1 { answer(&checker, at: now) }
     }
     checker.checkRoster()
     return 0
 }
 
 /// Answers the key reloads, channel authorizations and user authentications the engine asked for.
-func answer(_ checker: inout ActionChecker) {
+func answer(_ checker: inout ActionChecker, at now: Duration) {
     let reloads = checker.pendingReloads
     let requests = checker.pendingRequests
     (checker.pendingReloads, checker.pendingRequests) = ([], [])
@@ -48,7 +48,8 @@ func answer(_ checker: inout ActionChecker) {
             number % 3 == 2
             ? .failure(PusherError(.authorizationFailed, "refused"))
             : .success(.init(auth: "k:s", sharedSecret: FuzzKey.sharedSecret))
-        checker.inspect(checker.fixture.engine.keyReloaded(channel: channel, socketID: socketID, result: result))
+        checker.inspect(
+            checker.fixture.engine.keyReloaded(channel: channel, socketID: socketID, result: result, at: now))
     }
     for request in requests {
         switch request {
