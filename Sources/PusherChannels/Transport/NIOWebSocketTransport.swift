@@ -56,8 +56,19 @@ package struct NIOWebSocketTransport: PusherTransport {
                                 context: sslContext, serverHostname: target.isIPAddress ? nil : target.host))
                         try pipeline.addHandler(TLSFailureHandler(host: target.host))
                     }
-                    let upgrader = WebSocketUpgrader(
-                        mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize, upgraded: upgraded)
+                    // NIO's frame encoder and decoder; no protocol error handler of NIO's:
+                    // PusherFrameHandler answers broken frames itself (1009 for a frame over the limit).
+                    let upgrader = NIOWebSocketClientUpgrader(
+                        maxFrameSize: maximumMessageSize, automaticErrorHandling: false
+                    ) { channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                PusherFrameHandler(
+                                    mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize)
+                            )
+                            upgraded.succeed()
+                        }
+                    }
                     let requestHandler = UpgradeRequestHandler(url: target, upgraded: upgraded)
                     let boundRequestHandler = NIOLoopBound(requestHandler, eventLoop: channel.eventLoop)
                     try pipeline.addHTTPClientHandlers(

@@ -4,21 +4,19 @@ import NIOCore
 import NIOWebSocket
 import PusherCore
 
-/// The WebSocket end of the pipeline, on the event loop: reads frames from the socket's bytes
-/// (``WebSocketFrameReader``, in place of NIO's frame decoder), assembles messages from them,
-/// decodes them (``InboundMessage``), answers pings and the close handshake, and hands every
-/// message of one socket read to the client in one batch (at `channelReadComplete`), so the client
-/// hops once per read, not once per message.
+/// The WebSocket end of the pipeline, on the event loop, behind NIO's frame decoder: assembles
+/// messages from frames, decodes them (``InboundMessage``), answers pings and the close handshake,
+/// and hands every message of one socket read to the client in one batch (at
+/// `channelReadComplete`), so the client hops once per read, not once per message.
 /// Stops reading from the socket while the client has too much to do (see ``InboundMailbox``).
 package final class PusherFrameHandler: ChannelDuplexHandler {
-    package typealias InboundIn = ByteBuffer
+    package typealias InboundIn = WebSocketFrame
     package typealias OutboundIn = WebSocketFrame
     package typealias OutboundOut = WebSocketFrame
 
     private let mailbox: InboundMailbox
     private let outcome: ConnectionOutcomeBox
     private let maximumMessageSize: Int
-    private var reader: WebSocketFrameReader
     /// The messages of the socket read being handled.
     private var batch = InboundBatch()
     /// The data of the latest ping not answered yet because the socket took no more writes.
@@ -36,7 +34,6 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         self.mailbox = mailbox
         self.outcome = outcome
         self.maximumMessageSize = maximumMessageSize
-        self.reader = WebSocketFrameReader(maximumSize: maximumMessageSize)
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -71,40 +68,30 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.isFailed else { return }
-        var bytes = self.unwrapInboundIn(data)
-        self.reader.append(&bytes)
-        do throws(NIOWebSocketError) {
-            while !self.isFailed, let frame = try self.reader.next() {
-                self.handle(frame, context: context)
-            }
-        } catch {
-            // As with NIO's frame decoder, nothing after a broken frame is read.
-            self.isFailed = error != .invalidFrameLength
-            self.errorCaught(context: context, error: error)
-        }
-    }
-
-    private func handle(_ frame: WebSocketFrameReader.Frame, context: ChannelHandlerContext) {
+        let frame = self.unwrapInboundIn(data)
+        // The payload is a view into the read buffer, decoded where it lies; only a masked frame
+        // (servers do not mask theirs) is unmasked, into a copy.
+        var payload = frame.data
+        if let maskKey = frame.maskKey { payload.webSocketUnmask(maskKey) }
         switch frame.opcode {
         case .text, .binary:
             guard self.fragments == nil else {
                 return self.fail(context, .protocolError, "a new message began inside a fragmented one")
             }
             if frame.fin {
-                self.append(frame.data, isText: frame.opcode == .text)
+                self.append(payload, isText: frame.opcode == .text)
             } else {
-                self.fragments = frame.data
+                self.fragments = payload
                 self.fragmentsAreText = frame.opcode == .text
             }
         case .continuation:
             guard var fragments = self.fragments else {
                 return self.fail(context, .protocolError, "a continuation frame without a message")
             }
-            var data = frame.data
-            guard fragments.readableBytes + data.readableBytes <= self.maximumMessageSize else {
+            guard fragments.readableBytes + payload.readableBytes <= self.maximumMessageSize else {
                 return self.closeForMessageTooLarge(context)
             }
-            fragments.writeBuffer(&data)
+            fragments.writeBuffer(&payload)
             if frame.fin {
                 self.fragments = nil
                 self.append(fragments, isText: self.fragmentsAreText)
@@ -112,13 +99,12 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
                 self.fragments = fragments
             }
         case .ping:
-            self.answerPing(context, frame.data)
+            self.answerPing(context, payload)
         case .pong:
             break
         case .connectionClose:
-            var data = frame.data
-            let code = data.readInteger(as: UInt16.self).map(Int.init) ?? 1005
-            let reason = data.readString(length: data.readableBytes).flatMap { $0.isEmpty ? nil : $0 }
+            let code = payload.readInteger(as: UInt16.self).map(Int.init) ?? 1005
+            let reason = payload.readString(length: payload.readableBytes).flatMap { $0.isEmpty ? nil : $0 }
             self.outcome.received(TransportClose(code: code, reason: reason))
             if self.outcome.startClose() {
                 // Echo the code, as the close handshake asks.
@@ -177,10 +163,12 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     }
 
     package func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // The frame reader refuses a frame longer than `maximumMessageSize` before reading it.
+        // The frame decoder refuses a frame longer than `maximumMessageSize` from its header.
         if let error = error as? NIOWebSocketError, error == .invalidFrameLength {
             return self.closeForMessageTooLarge(context)
         }
+        // Nothing after a broken frame is read (the decoder reads no more either).
+        self.isFailed = true
         self.outcome.failed(error)
         context.close(promise: nil)
     }

@@ -9,7 +9,8 @@ import Testing
 
 @Suite("WebSocket frame handler", .timeLimit(.minutes(1)))
 struct PusherFrameHandlerTests {
-    /// A handler in an embedded channel, with what it hands to the client and how the connection ended.
+    /// A handler behind NIO's frame decoder in an embedded channel (as after the upgrade), with
+    /// what it hands to the client and how the connection ended.
     struct Fixture {
         let channel: EmbeddedChannel
         let mailbox: InboundMailbox
@@ -21,6 +22,8 @@ struct PusherFrameHandlerTests {
         ) throws {
             self.channel = channel
             self.mailbox = mailbox
+            try self.channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maximumMessageSize)))
             try self.channel.pipeline.syncOperations.addHandler(
                 PusherFrameHandler(mailbox: self.mailbox, outcome: self.outcome, maximumMessageSize: maximumMessageSize)
             )
@@ -36,7 +39,7 @@ struct PusherFrameHandlerTests {
             self.read(bytes)
         }
 
-        /// Bytes of one socket read, then one read-complete.
+        /// Bytes of one socket read (through the frame decoder), then one read-complete.
         func read(_ bytes: ByteBuffer) {
             self.channel.pipeline.fireChannelRead(bytes)
             self.channel.pipeline.fireChannelReadComplete()
