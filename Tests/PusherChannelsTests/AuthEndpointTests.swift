@@ -106,6 +106,7 @@ struct AuthEndpointTests {
             var options = server.clientOptions()
             options.authorizer = .endpoint(URL(string: "http://127.0.0.1:1/pusher/auth")!)  // a valid literal
             let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let start = ContinuousClock.now
             try await withRunningClient(client) { client in
                 await #expect {
                     for try await _ in client.events(on: "private-chat") {}
@@ -113,6 +114,8 @@ struct AuthEndpointTests {
                     (error as? PusherError)?.code == .authorizationFailed
                 }
             }
+            // A refused connection is not retried until the 10 s connect timeout.
+            #expect(ContinuousClock.now - start < .seconds(5))
         }
     }
 }

@@ -15,7 +15,7 @@ enum AuthEndpointClient {
     /// The client used when none is given: on AsyncHTTPClient's default event loop group (the one
     /// `HTTPClient.shared` uses), following no redirect (`HTTPClient.shared` follows up to 20, and
     /// AsyncHTTPClient has no per-request redirect setting). Created on first use and never shut
-    /// down, like `HTTPClient.shared`.
+    /// down, like `HTTPClient.shared`. It does not retry a connection that could not be established.
     /// It makes no spans of its own: the request carries the context of the client's span.
     static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration(
@@ -24,6 +24,10 @@ enum AuthEndpointClient {
             connectionPool: HTTPClient.Configuration.ConnectionPool()
         )
         configuration.tracing.tracer = nil
+        // A refused connection or a failed TLS handshake fails the call at once, instead of being
+        // retried until the connect timeout: the client reports it, and the next subscription asks
+        // again.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
