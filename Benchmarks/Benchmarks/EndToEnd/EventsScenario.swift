@@ -38,8 +38,11 @@ struct EventsScenario {
                             var received = 0
                             // Room for every event of the channel: a consumer that lags shows as memory,
                             // not as a consumerTooSlow failure.
+                            // Room for every event, by count and by bytes (200,000 encrypted events
+                            // are more than the default 32 MiB).
                             let buffering = BufferingPolicy(
-                                limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail)
+                                limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail,
+                                byteLimit: Int.max)
                             for try await _ in client.events(on: channel, buffering: buffering) {
                                 received += 1
                                 if received == quota { return }
