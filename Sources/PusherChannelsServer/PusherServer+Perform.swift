@@ -43,6 +43,8 @@ extension PusherServer {
         span.attributes["server.address"] = self.configuration.host
         var headers = HTTPHeaders()
         HTTPHeadersInjector.inject(span.context, into: &headers)
+        // Not sent, so not counted.
+        guard !Task.isCancelled else { throw AsyncHTTPClientTransport.cancelled }
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -50,7 +52,7 @@ extension PusherServer {
         do {
             response = try await self.transport.send(signed, headers: headers, timeout: self.configuration.timeout)
         } catch {
-            self.finished(call, status: error.code == .timeout ? "timeout" : "transport", duration: clock.now - start)
+            self.finished(call, status: Self.metricStatus(of: error), duration: clock.now - start)
             throw error
         }
         self.finished(call, status: String(response.status), duration: clock.now - start)
@@ -72,6 +74,17 @@ extension PusherServer {
                 "pusher.call": "\(call.rawValue)", "pusher.status": "\(status)",
                 "pusher.duration_ms": "\(nanoseconds / 1_000_000)",
             ])
+    }
+
+    /// The `status` dimension of a call that got no usable answer: `timeout`, `cancelled`, the HTTP
+    /// status of a redirect an injected client followed, or `transport`.
+    static func metricStatus(of error: PusherServerError) -> String {
+        switch error.code {
+        case .timeout: "timeout"
+        case .cancelled: "cancelled"
+        case .httpStatus: error.httpStatus.map(String.init) ?? "transport"
+        default: "transport"
+        }
     }
 
     /// What a status outside 2xx usually means.

@@ -9,6 +9,8 @@ enum ServerCall: String, Sendable {
     case channels
     case channel
     case users
+    case get
+    case post
 
     var spanName: String { "pusher." + self.rawValue }
 }
