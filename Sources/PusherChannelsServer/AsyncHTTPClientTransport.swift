@@ -67,8 +67,8 @@ package struct AsyncHTTPClientTransport: PusherHTTPTransport {
                     httpStatus: status)
             }
             let left = Duration.nanoseconds(max(0, (deadline - NIODeadline.now()).nanoseconds)) + Self.bodyGrace
-            let body = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-                group.addTask { try await response.body.collect(upTo: Self.maximumResponseBytes) }
+            let (body, truncated) = try await withThrowingTaskGroup(of: (ByteBuffer, Bool)?.self) { group in
+                group.addTask { try await Self.collect(response.body) }
                 group.addTask {
                     try await Task.sleep(for: left)
                     return nil
@@ -77,7 +77,8 @@ package struct AsyncHTTPClientTransport: PusherHTTPTransport {
                 guard let body = try await group.next() ?? nil else { throw HTTPClientError.deadlineExceeded }
                 return body
             }
-            return PusherHTTPResponse(status: Int(response.status.code), bytes: Array(body.readableBytesView))
+            return PusherHTTPResponse(
+                status: Int(response.status.code), bytes: Array(body.readableBytesView), truncated: truncated)
         } catch let error as PusherServerError {
             throw error
         } catch {
@@ -86,6 +87,21 @@ package struct AsyncHTTPClientTransport: PusherHTTPTransport {
             if Task.isCancelled { throw Self.cancelled }
             throw Self.mapped(error, timeout: timeout)
         }
+    }
+
+    /// The body's first ``maximumResponseBytes`` bytes, and whether there were more (the rest is not
+    /// read: the connection is closed).
+    private static func collect(_ body: HTTPClientResponse.Body) async throws -> (ByteBuffer, Bool) {
+        var collected = ByteBuffer()
+        for try await chunk in body {
+            let room = Self.maximumResponseBytes - collected.readableBytes
+            guard chunk.readableBytes <= room else {
+                collected.writeImmutableBuffer(chunk.getSlice(at: chunk.readerIndex, length: room) ?? ByteBuffer())
+                return (collected, true)
+            }
+            collected.writeImmutableBuffer(chunk)
+        }
+        return (collected, false)
     }
 
     /// The error of a call whose task was cancelled.
@@ -101,10 +117,6 @@ package struct AsyncHTTPClientTransport: PusherHTTPTransport {
             default:
                 return PusherServerError(.transport, "the request failed: \(error)")
             }
-        }
-        if error is NIOTooManyBytesError {
-            return PusherServerError(
-                .undecodableResponse, "the answer is larger than \(Self.maximumResponseBytes) bytes")
         }
         if error is CancellationError {
             return Self.cancelled

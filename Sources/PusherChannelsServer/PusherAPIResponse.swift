@@ -5,7 +5,8 @@
 public struct PusherAPIResponse: Sendable, Hashable {
     /// The HTTP status (a 2xx: other statuses are ``PusherServerError/Code/httpStatus`` errors).
     public let httpStatus: Int
-    /// The body exactly as returned (at most 16 MiB are read).
+    /// The body exactly as returned. At most 16 MiB are read: a `get` whose answer is longer fails
+    /// with `undecodableResponse`; a `post`, which the server accepted, keeps the first 16 MiB.
     public let body: [UInt8]
 
     /// A response with the given values (for tests of code that uses ``PusherServer``).

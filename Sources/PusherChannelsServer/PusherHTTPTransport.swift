@@ -5,8 +5,10 @@ import NIOHTTP1
 /// The server's answer: its status and body bytes.
 package struct PusherHTTPResponse: Sendable, Hashable {
     package var status: Int
-    /// The body exactly as received.
+    /// The body exactly as received, or its first 16 MiB when ``truncated``.
     package var bytes: [UInt8]
+    /// Whether the body was longer than what was read.
+    package var truncated: Bool
 
     /// The body as text (invalid UTF-8 replaced).
     package var body: String {
@@ -17,11 +19,13 @@ package struct PusherHTTPResponse: Sendable, Hashable {
     package init(status: Int, body: String) {
         self.status = status
         self.bytes = Array(body.utf8)
+        self.truncated = false
     }
 
-    package init(status: Int, bytes: [UInt8]) {
+    package init(status: Int, bytes: [UInt8], truncated: Bool = false) {
         self.status = status
         self.bytes = bytes
+        self.truncated = truncated
     }
 }
 

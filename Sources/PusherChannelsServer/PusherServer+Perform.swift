@@ -62,6 +62,11 @@ extension PusherServer {
                 .httpStatus, Self.explanation(of: response.status), httpStatus: response.status,
                 responseBody: PusherServerError.kept(response.body))
         }
+        if response.truncated && !call.acts {
+            throw ResponseJSON.undecodable(
+                "the answer is larger than \(AsyncHTTPClientTransport.maximumResponseBytes) bytes",
+                body: response.body, status: response.status)
+        }
         return try decode(response)
     }
 

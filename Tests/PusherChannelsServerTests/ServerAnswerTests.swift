@@ -155,6 +155,25 @@ struct ServerAnswerTests {
         #expect(try result.get().events.isEmpty)
     }
 
+    @Test("an accepted trigger with an answer over 16 MiB succeeds with its start; a query with one fails")
+    func oversizedAnswer() async throws {
+        let huge = "{" + String(repeating: " ", count: 16 * 1024 * 1024 + 10) + "}"
+        let answer = Answer(server: "odd", status: 200, body: huge)
+        let (trigger, _) = try await Self.against(answer) { (server) throws(PusherServerError) in
+            try await server.trigger(channel: "c", event: "e", data: "{}")
+        }
+        #expect(try trigger.get().responseBody.utf8.count == 16 * 1024 * 1024)
+        let (query, _) = try await Self.against(answer) { (server) throws(PusherServerError) in
+            try await server.channels()
+        }
+        guard case .failure(let error) = query else {
+            Issue.record("a cut answer was read as a channel list")
+            return
+        }
+        #expect(error.code == .undecodableResponse)
+        #expect(error.message.contains("larger than"))
+    }
+
     @Test("a query still refuses a 2xx body that is not its JSON: nothing was changed, and it has no value")
     func queriesStayStrict() async throws {
         let (result, _) = try await Self.against(Answer(server: "a proxy", status: 200, body: "OK")) {
