@@ -36,6 +36,9 @@ public struct BatchResult: Sendable, Hashable {
     /// let result = try await pusher.triggerBatch(events)
     /// if let counts = result.counts(forEventAt: 0) { print(counts.subscriptionCount ?? 0) }
     /// ```
+    ///
+    /// - Parameter index: The event's index in the batch.
+    /// - Returns: Its counts, or nil when the server reported none.
     public func counts(forEventAt index: Int) -> ChannelCounts? {
         self.events.indices.contains(index) ? self.events[index] : nil
     }

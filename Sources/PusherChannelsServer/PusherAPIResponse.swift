@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// The answer to a generic call (``PusherServer/get(path:query:)``,
-/// ``PusherServer/post(path:query:body:)``): a 2xx status and the body as returned.
+/// `post(path:query:body:)`): a 2xx status and the body as returned.
 public struct PusherAPIResponse: Sendable, Hashable {
     /// The HTTP status (a 2xx: other statuses are ``PusherServerError/Code/httpStatus`` errors).
     public let httpStatus: Int
