@@ -95,6 +95,9 @@ extension PusherServer {
     /// What a status outside 2xx usually means.
     static func explanation(of status: Int) -> String {
         switch status {
+        case 300...399:
+            "the server answered with a redirect (HTTP \(status)), which is not followed: check the configured "
+                + "host, port and scheme"
         case 400: "the server refused the request as invalid (HTTP 400)"
         case 401:
             "the server refused the signature (HTTP 401): check the key and secret, and this machine's clock "

@@ -30,6 +30,7 @@ struct SafeHTTPTests {
                 let error = try #require(await Self.triggerError(try HTTPErrorTests.server(port: origin.port)))
                 #expect(error.code == .httpStatus)
                 #expect(error.httpStatus == status)
+                #expect(error.message.contains("redirect"), "\(error)")
                 #expect(!error.isRetryable)
                 #expect(origin.requests.count == 1)
                 #expect(elsewhere.requests.isEmpty, "the signed trigger was sent on to the redirect's target")
