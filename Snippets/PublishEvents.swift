@@ -41,7 +41,7 @@ let environment = ProcessInfo.processInfo.environment
 if let appID = environment["PUSHER_APP_ID"], let key = environment["PUSHER_KEY"],
     let secret = environment["PUSHER_SECRET"]
 {
-    // The real service: PusherServer uses HTTPClient.shared, a pooled client that lives with the process.
+    // The real service: PusherServer uses its shared pooled client (no redirects), which lives with the process.
     let configuration = try PusherServerConfiguration(
         appID: appID, key: key, secret: secret, cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     try await publish(with: PusherServer(configuration: configuration))

@@ -10,16 +10,19 @@ struct APIConnection: Sendable {
     let configuration: PusherServerConfiguration
     let certificates: [NIOSSLCertificate]?
 
-    /// Runs `body` with a `PusherServer` on the shared HTTP client, or with `--ca-file` on one that
-    /// also trusts its authorities (shut down when `body` returns).
+    /// Runs `body` with a `PusherServer` on the library's shared client, or with `--ca-file` on one
+    /// that also trusts its authorities (shut down when `body` returns). Neither follows a redirect
+    /// (a 3xx is an error: a signed trigger is never sent on elsewhere) nor retries a connection
+    /// that could not be established (a refused connection fails at once).
     func withServer<Result>(_ body: (PusherServer) async throws -> Result) async throws -> Result {
         guard let certificates else {
             return try await body(PusherServer(configuration: self.configuration))
         }
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.additionalTrustRoots = [.certificates(certificates)]
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+        var settings = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
+        settings.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: settings)
         do {
             let result = try await body(PusherServer(configuration: self.configuration, httpClient: client))
             try await client.shutdown()

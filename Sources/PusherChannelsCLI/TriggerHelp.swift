@@ -3,9 +3,10 @@
 /// The discussion of `pusher-channels trigger --help`.
 enum TriggerHelp {
     static let discussion = """
-        Prints the server's JSON response on one line, as returned, and exits 0. An HTTP error \
-        prints its status and body on standard error and exits 1 (a trigger is never retried: a \
-        retry could publish the event twice). A usage error (no channel, an invalid channel name, \
+        Prints the server's response on one line, as returned, and exits 0: any 2xx is success, \
+        whatever its body ({}, {"ok":true}, a proxy's OK). An HTTP error, a redirect included (none \
+        is followed), prints its status and body on standard error and exits 1 (a trigger is never \
+        retried: a retry could publish the event twice). A usage error (no channel, an invalid channel name, \
         more than 100 channels, more than one channel when one is private-encrypted, an encrypted \
         channel without a master key, data over 10,240 bytes of UTF-8, …) prints one line on \
         standard error and exits 2 before any request. --no-limits lifts Pusher's limits for \

@@ -2,14 +2,30 @@
 
 import NIOHTTP1
 
-/// The server's answer: its status and body text.
+/// The server's answer: its status and body bytes.
 package struct PusherHTTPResponse: Sendable, Hashable {
     package var status: Int
-    package var body: String
+    /// The body exactly as received, or its first 16 MiB when ``truncated``.
+    package var bytes: [UInt8]
+    /// Whether the body was longer than what was read.
+    package var truncated: Bool
+
+    /// The body as text (invalid UTF-8 replaced).
+    package var body: String {
+        get { String(decoding: self.bytes, as: UTF8.self) }
+        set { self.bytes = Array(newValue.utf8) }
+    }
 
     package init(status: Int, body: String) {
         self.status = status
-        self.body = body
+        self.bytes = Array(body.utf8)
+        self.truncated = false
+    }
+
+    package init(status: Int, bytes: [UInt8], truncated: Bool = false) {
+        self.status = status
+        self.bytes = bytes
+        self.truncated = truncated
     }
 }
 
@@ -18,7 +34,7 @@ package struct PusherHTTPResponse: Sendable, Hashable {
 package protocol PusherHTTPTransport: Sendable {
     /// Sends `request` with `headers` and waits at most `timeout` for the complete answer.
     ///
-    /// - Throws: ``PusherServerError`` `timeout` or `transport`.
+    /// - Throws: ``PusherServerError`` `timeout`, `transport` or `cancelled`.
     func send(
         _ request: SignedRequest, headers: HTTPHeaders, timeout: Duration
     ) async throws(PusherServerError) -> PusherHTTPResponse

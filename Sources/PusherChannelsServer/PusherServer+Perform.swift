@@ -43,6 +43,8 @@ extension PusherServer {
         span.attributes["server.address"] = self.configuration.host
         var headers = HTTPHeaders()
         HTTPHeadersInjector.inject(span.context, into: &headers)
+        // Not sent, so not counted.
+        guard !Task.isCancelled else { throw AsyncHTTPClientTransport.cancelled }
 
         let clock = ContinuousClock()
         let start = clock.now
@@ -50,7 +52,7 @@ extension PusherServer {
         do {
             response = try await self.transport.send(signed, headers: headers, timeout: self.configuration.timeout)
         } catch {
-            self.finished(call, status: error.code == .timeout ? "timeout" : "transport", duration: clock.now - start)
+            self.finished(call, status: Self.metricStatus(of: error), duration: clock.now - start)
             throw error
         }
         self.finished(call, status: String(response.status), duration: clock.now - start)
@@ -59,6 +61,11 @@ extension PusherServer {
             throw PusherServerError(
                 .httpStatus, Self.explanation(of: response.status), httpStatus: response.status,
                 responseBody: PusherServerError.kept(response.body))
+        }
+        if response.truncated && !call.acts {
+            throw ResponseJSON.undecodable(
+                "the answer is larger than \(AsyncHTTPClientTransport.maximumResponseBytes) bytes",
+                body: response.body, status: response.status)
         }
         return try decode(response)
     }
@@ -74,9 +81,23 @@ extension PusherServer {
             ])
     }
 
+    /// The `status` dimension of a call that got no usable answer: `timeout`, `cancelled`, the HTTP
+    /// status of a redirect an injected client followed, or `transport`.
+    static func metricStatus(of error: PusherServerError) -> String {
+        switch error.code {
+        case .timeout: "timeout"
+        case .cancelled: "cancelled"
+        case .httpStatus: error.httpStatus.map(String.init) ?? "transport"
+        default: "transport"
+        }
+    }
+
     /// What a status outside 2xx usually means.
     static func explanation(of status: Int) -> String {
         switch status {
+        case 300...399:
+            "the server answered with a redirect (HTTP \(status)), which is not followed: check the configured "
+                + "host, port and scheme"
         case 400: "the server refused the request as invalid (HTTP 400)"
         case 401:
             "the server refused the signature (HTTP 401): check the key and secret, and this machine's clock "

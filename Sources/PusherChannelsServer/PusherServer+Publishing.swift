@@ -25,9 +25,10 @@ extension PusherServer {
     ///     as sent (for an encrypted channel, the ciphertext JSON: about 4/3 of the data plus 90 bytes).
     ///   - socketID: The connection (`digits.digits`) that should not receive the event.
     ///   - info: The counts to report for each channel.
-    /// - Returns: The counts asked for and the server's answer as returned.
+    /// - Returns: The counts the server reported and its answer as returned. Any 2xx is success,
+    ///   whatever the body (`{}`, `{"ok":true}`, a proxy's `OK`).
     /// - Throws: ``PusherServerError``: `invalidArgument`, `limitExceeded` or `invalidConfiguration`
-    ///   before anything is sent; `httpStatus`, `timeout`, `transport` or `undecodableResponse` after.
+    ///   before anything is sent; `httpStatus`, `timeout`, `transport` or `cancelled` after.
     @discardableResult
     public func trigger(
         channels: [String], event: String, data: String, socketID: String? = nil, info: [ChannelAttribute] = []
@@ -36,8 +37,8 @@ extension PusherServer {
             (builder, nonce) throws(PusherServerError) in
             try builder.trigger(
                 channels: channels, event: event, data: data, socketID: socketID, info: info, nonce: nonce)
-        } decode: { (response) throws(PusherServerError) in
-            try TriggerResult(parsing: response.body, status: response.status)
+        } decode: { (response) in
+            TriggerResult(parsing: response.body, status: response.status)
         }
     }
 
@@ -136,7 +137,7 @@ extension PusherServer {
     ///     BatchEvent(channel: "orders", event: "created", data: #"{"id":1}"#, info: [.subscriptionCount]),
     ///     BatchEvent(channel: "private-encrypted-payments", event: "paid", data: #"{"id":1}"#),
     /// ])
-    /// print(result.events.first?.subscriptionCount ?? 0)
+    /// print(result.counts(forEventAt: 0)?.subscriptionCount ?? 0)
     /// ```
     ///
     /// Events on private-encrypted channels are encrypted one by one, each with a fresh nonce. Send
@@ -146,17 +147,18 @@ extension PusherServer {
     /// > have been published; sending them again can publish them twice.
     ///
     /// - Parameter events: 1 to ``PusherServerConfiguration/Limits/eventsPerBatch`` events.
-    /// - Returns: The counts asked for, one per event, and the server's answer as returned.
+    /// - Returns: The counts the server reported, one per event (none when it reported none: Reverb's
+    ///   `{"batch":{}}`, `{}`), and its answer as returned. Any 2xx is success, whatever the body.
     /// - Throws: ``PusherServerError``: `invalidArgument`, `limitExceeded` or `invalidConfiguration`
     ///   (naming the event's index) before anything is sent; `httpStatus`, `timeout`, `transport` or
-    ///   `undecodableResponse` after.
+    ///   `cancelled` after.
     @discardableResult
     public func triggerBatch(_ events: [BatchEvent]) async throws(PusherServerError) -> BatchResult {
         try await self.perform(.batchTrigger, attributes: ["pusher.event_count": events.count]) {
             (builder, nonce) throws(PusherServerError) in
             try builder.batch(events, nonce: nonce)
-        } decode: { (response) throws(PusherServerError) in
-            try BatchResult(parsing: response.body, status: response.status)
+        } decode: { (response) in
+            BatchResult(parsing: response.body, status: response.status, eventCount: events.count)
         }
     }
 }

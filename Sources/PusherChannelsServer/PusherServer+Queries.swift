@@ -15,7 +15,7 @@ extension PusherServer {
     ///     `presence-` prefix.
     /// - Returns: The channels with their counts, and the server's answer as returned.
     /// - Throws: ``PusherServerError``: `invalidArgument` before anything is sent; `httpStatus`,
-    ///   `timeout`, `transport` or `undecodableResponse` after.
+    ///   `timeout`, `transport`, `cancelled` or `undecodableResponse` after.
     public func channels(prefix: String? = nil, info: [ChannelAttribute] = []) async throws(PusherServerError)
         -> ChannelsResult
     {
@@ -38,7 +38,7 @@ extension PusherServer {
     ///   - info: The counts to report; ``ChannelAttribute/userCount`` on presence channels only.
     /// - Returns: Whether it is occupied, its counts, and the server's answer as returned.
     /// - Throws: ``PusherServerError``: `invalidArgument` or `limitExceeded` before anything is sent;
-    ///   `httpStatus`, `timeout`, `transport` or `undecodableResponse` after.
+    ///   `httpStatus`, `timeout`, `transport`, `cancelled` or `undecodableResponse` after.
     public func channel(_ name: String, info: [ChannelAttribute] = []) async throws(PusherServerError) -> ChannelInfo {
         try await self.perform(.channel, attributes: [:]) { (builder, _) throws(PusherServerError) in
             try builder.channel(name, info: info)
@@ -57,7 +57,7 @@ extension PusherServer {
     /// - Parameter name: The presence channel's name (`presence-…`).
     /// - Returns: The users' ids and the server's answer as returned.
     /// - Throws: ``PusherServerError``: `invalidArgument` or `limitExceeded` before anything is sent;
-    ///   `httpStatus`, `timeout`, `transport` or `undecodableResponse` after.
+    ///   `httpStatus`, `timeout`, `transport`, `cancelled` or `undecodableResponse` after.
     public func users(inPresenceChannel name: String) async throws(PusherServerError) -> PresenceUsersResult {
         try await self.perform(.users, attributes: [:]) { (builder, _) throws(PusherServerError) in
             try builder.users(inPresenceChannel: name)

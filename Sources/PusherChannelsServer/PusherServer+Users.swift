@@ -14,9 +14,9 @@ extension PusherServer {
     ///   - userID: The user's id: characters `A-Z a-z 0-9 _ - = @ , . ;`.
     ///   - event: The event's name.
     ///   - data: The event's data, sent as it is.
-    /// - Returns: The server's answer as returned.
+    /// - Returns: The server's answer as returned (any 2xx is success, whatever the body).
     /// - Throws: ``PusherServerError``: `invalidArgument` or `limitExceeded` before anything is sent;
-    ///   `httpStatus`, `timeout`, `transport` or `undecodableResponse` after.
+    ///   `httpStatus`, `timeout`, `transport` or `cancelled` after.
     @discardableResult
     public func sendToUser(_ userID: String, event: String, data: String) async throws(PusherServerError)
         -> TriggerResult
@@ -26,8 +26,8 @@ extension PusherServer {
             return try builder.trigger(
                 channels: [RequestRules.serverToUserPrefix + userID], event: event, data: data, socketID: nil,
                 info: [], nonce: nonce)
-        } decode: { (response) throws(PusherServerError) in
-            try TriggerResult(parsing: response.body, status: response.status)
+        } decode: { (response) in
+            TriggerResult(parsing: response.body, status: response.status)
         }
     }
 
@@ -62,7 +62,7 @@ extension PusherServer {
     ///
     /// - Parameter userID: The user's id: characters `A-Z a-z 0-9 _ - = @ , . ;`.
     /// - Throws: ``PusherServerError``: `invalidArgument` before anything is sent; `httpStatus`,
-    ///   `timeout` or `transport` after.
+    ///   `timeout`, `transport` or `cancelled` after.
     public func terminateConnections(ofUser userID: String) async throws(PusherServerError) {
         try await self.perform(.terminateConnections, attributes: [:]) { (builder, _) throws(PusherServerError) in
             try builder.terminateConnections(userID: userID)

@@ -20,7 +20,7 @@ public struct PusherServerError: Error, Sendable, Hashable, CustomStringConverti
     /// What kind of failure this is. New codes may be added in minor releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case invalidArgument, limitExceeded, invalidConfiguration, httpStatus, timeout, transport
+            case invalidArgument, limitExceeded, invalidConfiguration, httpStatus, timeout, transport, cancelled
             case undecodableResponse, invalidSignature, unknownKey, invalidWebhook
         }
         private let base: Base
@@ -36,14 +36,20 @@ public struct PusherServerError: Error, Sendable, Hashable, CustomStringConverti
         /// encrypted channel without a master key. Nothing was sent.
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
         /// The server answered with a status outside 2xx; ``PusherServerError/httpStatus`` and
-        /// ``PusherServerError/responseBody`` hold its answer.
+        /// ``PusherServerError/responseBody`` hold its answer. A redirect (3xx) is one: it is never
+        /// followed by the default client.
         public static let httpStatus = Code(base: .httpStatus)
         /// No complete answer arrived within ``PusherServerConfiguration/timeout``.
         public static let timeout = Code(base: .timeout)
-        /// The request could not be sent or its answer not received (DNS, TCP, TLS, a dropped
-        /// connection, cancellation).
+        /// The request could not be sent or its answer not received (DNS, TCP, TLS, a refused or
+        /// dropped connection).
         public static let transport = Code(base: .transport)
-        /// The server answered 2xx with a body that is not the JSON the call expects.
+        /// The calling task was cancelled. A request already sent may have been processed: a
+        /// trigger may have been published. Not retryable (the caller asked to stop).
+        public static let cancelled = Code(base: .cancelled)
+        /// The server answered 2xx to a query with a body that is not the JSON the call expects.
+        /// Never thrown by a trigger, a batch or send-to-user: once the server accepted the events,
+        /// the call succeeds whatever the body.
         public static let undecodableResponse = Code(base: .undecodableResponse)
         /// A webhook's or request's signature does not match.
         public static let invalidSignature = Code(base: .invalidSignature)
@@ -91,7 +97,8 @@ public struct PusherServerError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// Whether sending the same request again may succeed: timeouts, transport failures, HTTP 429
-    /// and 5xx. Argument, limit, configuration and other 4xx errors fail again the same way.
+    /// and 5xx. Argument, limit, configuration and other 4xx errors fail again the same way; a
+    /// cancelled call is not retryable either.
     ///
     /// > Important: A trigger that timed out or failed in transport may have been published
     /// > already; sending it again can publish the event twice. ``PusherServer`` never retries.

@@ -11,6 +11,12 @@ enum ResponseJSON {
         return fields
     }
 
+    /// `body` parsed as JSON, or nil when it is not JSON (an answer to a publishing call is read
+    /// only for what it reports: the call succeeded with any 2xx).
+    static func parsed(_ body: String) -> JSONValue? {
+        try? JSONValue(parsing: body)
+    }
+
     /// The error for an answer whose body is not what the call expects.
     static func undecodable(_ reason: String, body: String, status: Int) -> PusherServerError {
         PusherServerError(

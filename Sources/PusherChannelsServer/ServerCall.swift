@@ -9,6 +9,17 @@ enum ServerCall: String, Sendable {
     case channels
     case channel
     case users
+    case get
+    case post
 
     var spanName: String { "pusher." + self.rawValue }
+
+    /// Whether the call changes something on the server (publishes, closes connections): once the
+    /// server accepted it with a 2xx, it succeeds whatever the answer's body.
+    var acts: Bool {
+        switch self {
+        case .trigger, .batchTrigger, .sendToUser, .terminateConnections, .post: true
+        case .channels, .channel, .users, .get: false
+        }
+    }
 }

@@ -98,13 +98,22 @@ struct HTTPErrorTests {
         #expect(try await Self.triggerError(status: status, body: "{}") == nil)
     }
 
-    @Test("a 2xx whose body is not the expected JSON is undecodableResponse, with the body")
+    @Test("a 2xx answer to a query whose body is not the expected JSON is undecodableResponse, with the body")
     func undecodable() async throws {
-        let error = try #require(try await Self.triggerError(status: 200, body: "<html>"))
-        #expect(error.code == .undecodableResponse)
-        #expect(error.responseBody == "<html>")
-        #expect(error.httpStatus == 200)
-        #expect(!error.isRetryable)
+        try await LoopbackHTTPServer.withServer(respond: { _ in (200, "<html>") }) { loopback in
+            var caught: PusherServerError?
+            let server = try Self.server(port: loopback.port)
+            do throws(PusherServerError) {
+                _ = try await server.channel("c")
+            } catch {
+                caught = error
+            }
+            let error = try #require(caught)
+            #expect(error.code == .undecodableResponse)
+            #expect(error.responseBody == "<html>")
+            #expect(error.httpStatus == 200)
+            #expect(!error.isRetryable)
+        }
         try await LoopbackHTTPServer.withServer(respond: { _ in (200, #"{"users":[{"name":"no id"}]}"#) }) { loopback in
             await #expect(throws: PusherServerError.self) {
                 try await Self.server(port: loopback.port).users(inPresenceChannel: "presence-a")

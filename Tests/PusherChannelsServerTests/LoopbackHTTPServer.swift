@@ -41,9 +41,11 @@ final class LoopbackHTTPServer: Sendable {
         self.listener = listener
     }
 
+    /// Runs a server while `body` runs; every answer also carries `headers` (a `Location`, say).
     @discardableResult
     static func withServer<Value>(
-        respond: @escaping Responder, _ body: (LoopbackHTTPServer) async throws -> Value
+        respond: @escaping Responder, headers: [(String, String)] = [],
+        _ body: (LoopbackHTTPServer) async throws -> Value
     ) async throws -> Value {
         let received = NIOLockedValueBox<[ReceivedHTTPRequest]>([])
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -51,7 +53,8 @@ final class LoopbackHTTPServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(respond: respond, received: received))
+                    try channel.pipeline.syncOperations.addHandler(
+                        Handler(respond: respond, headers: headers, received: received))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -80,12 +83,17 @@ final class LoopbackHTTPServer: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
 
         let respond: Responder
+        let extraHeaders: [(String, String)]
         let received: NIOLockedValueBox<[ReceivedHTTPRequest]>
         var head: HTTPRequestHead?
         var body: [UInt8] = []
 
-        init(respond: @escaping Responder, received: NIOLockedValueBox<[ReceivedHTTPRequest]>) {
+        init(
+            respond: @escaping Responder, headers: [(String, String)],
+            received: NIOLockedValueBox<[ReceivedHTTPRequest]>
+        ) {
             self.respond = respond
+            self.extraHeaders = headers
             self.received = received
         }
 
@@ -106,6 +114,7 @@ final class LoopbackHTTPServer: Sendable {
                 var headers = HTTPHeaders()
                 headers.add(name: "Content-Type", value: "application/json")
                 headers.add(name: "Content-Length", value: String(text.utf8.count + (stalls ? 100 : 0)))
+                headers.add(contentsOf: self.extraHeaders)
                 let responseHead = HTTPResponseHead(
                     version: head.version, status: HTTPResponseStatus(statusCode: stalls ? 200 : status),
                     headers: headers)

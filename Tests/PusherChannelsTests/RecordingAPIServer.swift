@@ -5,7 +5,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import PusherChannels
+import PusherChannelsTesting
 
 /// A loopback HTTP server for the CLI's HTTP API commands: it records every request, checks its
 /// signature on its own (key, `auth_version`, timestamp window, `body_md5` of the bytes received,
@@ -30,17 +32,25 @@ final class RecordingAPIServer: Sendable {
 
     var requests: [Request] { self.recorded.withLockedValue { $0 } }
 
-    /// Runs a server for app key `key` and `secret` while `body` runs.
+    /// Runs a server for app key `key` and `secret` while `body` runs; every answer also carries
+    /// `headers` (a `Location`, say). With `tls`, it speaks HTTPS with the test CA's `localhost`
+    /// certificate.
     static func withRunning<Result: Sendable>(
         key: String,
         secret: String,
         respond: @escaping @Sendable (Request) -> (status: Int, body: String) = { _ in (200, "{}") },
+        headers: [(String, String)] = [],
+        tls: Bool = false,
         _ body: (RecordingAPIServer) async throws -> Result
     ) async throws -> Result {
+        let sslContext = try tls ? NIOSSLContext(configuration: Self.tlsConfiguration()) : nil
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel)
@@ -53,7 +63,8 @@ final class RecordingAPIServer: Sendable {
                     try await listener.executeThenClose { inbound in
                         for try await connection in inbound {
                             connections.addTask {
-                                try? await server.serve(connection, key: key, secret: secret, respond: respond)
+                                try? await server.serve(
+                                    connection, key: key, secret: secret, respond: respond, headers: headers)
                             }
                         }
                     }
@@ -71,7 +82,8 @@ final class RecordingAPIServer: Sendable {
         _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
         key: String,
         secret: String,
-        respond: @Sendable (Request) -> (status: Int, body: String)
+        respond: @Sendable (Request) -> (status: Int, body: String),
+        headers: [(String, String)]
     ) async throws {
         try await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
@@ -92,16 +104,26 @@ final class RecordingAPIServer: Sendable {
                 self.recorded.withLockedValue { $0.append(request) }
                 let (status, text) =
                     request.signatureProblem == nil ? respond(request) : (401, request.signatureProblem ?? "")
+                var responseHeaders: HTTPHeaders = ["Content-Length": "\(text.utf8.count)"]
+                responseHeaders.add(contentsOf: headers)
                 try await outbound.write(contentsOf: [
                     .head(
                         HTTPResponseHead(
                             version: head.version, status: HTTPResponseStatus(statusCode: status),
-                            headers: ["Content-Length": "\(text.utf8.count)"])),
+                            headers: responseHeaders)),
                     .body(.byteBuffer(ByteBuffer(string: text))),
                     .end(nil),
                 ])
             }
         }
+    }
+
+    /// The test CA's `localhost` certificate and key.
+    private static func tlsConfiguration() throws -> TLSConfiguration {
+        let server = TestCertificates.Server.localhost
+        let certificate = try NIOSSLCertificate(bytes: Array(server.certificatePEM.utf8), format: .pem)
+        let key = try NIOSSLPrivateKey(bytes: Array(server.privateKeyPEM.utf8), format: .pem)
+        return .makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
     }
 
     /// The request, its signature checked.
