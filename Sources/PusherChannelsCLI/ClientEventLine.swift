@@ -28,7 +28,7 @@ enum ClientEventLine {
         }
         let (channel, event, data) = (parts[0], parts[1], parts.count > 2 ? parts[2] : "{}")
         while !Task.isCancelled {
-            do {
+            do throws(PusherError) {
                 try await client.trigger(event, on: channel, data: data)
                 return
             } catch {

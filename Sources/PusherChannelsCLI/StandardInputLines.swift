@@ -8,6 +8,7 @@ import Dispatch
 /// `maximumLineBytes` each, plus one read.
 struct StandardInputLines: AsyncSequence, Sendable {
     typealias Element = LineSplitter.Line
+    typealias Failure = Never
 
     let capacity: Int
     private let lines: AsyncStream<LineSplitter.Line>
@@ -18,7 +19,10 @@ struct StandardInputLines: AsyncSequence, Sendable {
     init(
         capacity: Int, maximumLineBytes: Int, read: @escaping @Sendable (_ consume: (ArraySlice<UInt8>) -> Void) -> Void
     ) {
-        let slots = DispatchSemaphore(value: capacity)
+        // Made at 0 and signalled up to `capacity`: libdispatch crashes when a semaphore goes away
+        // below the value it was made with (lines never taken, at exit).
+        let slots = DispatchSemaphore(value: 0)
+        for _ in 0..<capacity { slots.signal() }
         let (lines, continuation) = AsyncStream.makeStream(of: LineSplitter.Line.self)
         (self.capacity, self.lines, self.slots) = (capacity, lines, slots)
         DispatchQueue.global().async {
@@ -38,6 +42,9 @@ struct StandardInputLines: AsyncSequence, Sendable {
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
+        typealias Element = LineSplitter.Line
+        typealias Failure = Never
+
         var base: AsyncStream<LineSplitter.Line>.AsyncIterator
         let slots: DispatchSemaphore
 

@@ -53,7 +53,7 @@ struct WebhookHTTPServer: Sendable {
                 for try await connection in inbound {
                     guard self.connections.take(1) else {
                         // Over the cap: closed at once, before anything is read.
-                        connection.channel.close(promise: nil)
+                        try? await connection.executeThenClose { _, _ in }
                         self.log.log(
                             "webhooks: a connection closed at once: \(self.limits.maximumConnections) connections are open"
                         )
