@@ -234,6 +234,49 @@ final class CLIProcess: Sendable {
         self.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
+    /// With `readsErrors: false`: reads standard error from now on, without blocking, until it holds
+    /// `text` or `timeout` passed, calling `between` after each read; returns what was read (after
+    /// the filler the pipe was made full with).
+    func readUnreadErrors(until text: String, within timeout: Duration, between: () -> Void) async -> String {
+        guard let descriptor = self.unreadErrorsDescriptor else { return "" }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                bytes += buffer[0..<count]
+            }
+            let sofar = String(decoding: bytes, as: UTF8.self)
+            if sofar.contains(text) { return sofar }
+            between()
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `bytes` to standard input without blocking, for at most `timeout`; returns how many
+    /// bytes the pipe took.
+    func sendWithoutBlocking(_ bytes: [UInt8], within timeout: Duration) async -> Int {
+        let descriptor = self.stdin.fileHandleForWriting.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var written = 0
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while written < bytes.count && clock.now < deadline {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                written += count
+            } else {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return written
+    }
+
     /// Sends `signal` (SIGINT, SIGTERM, …) to the process.
     func send(signal: Int32) {
         kill(self.process.processIdentifier, signal)

@@ -23,7 +23,7 @@ extension CLITests {
 
     @Test("webhooks closes senders that stop mid-header after --request-timeout; a valid webhook is answered meanwhile")
     func webhooksRequestDeadline() async throws {
-        let (cli, port) = try await self.startWebhooks(["--request-timeout", "3"])
+        let (cli, port) = try await self.startWebhooks(["--request-timeout", "5"])
         var slow: [RawTCPConnection] = []
         for _ in 0..<20 {
             let connection = try await RawTCPConnection.connect(port: port)
@@ -33,10 +33,10 @@ extension CLITests {
         let silent = try await RawTCPConnection.connect(port: port)
         let start = ContinuousClock.now
         #expect(try await self.postWebhook(port: port, body: Self.validWebhook) == 200)
-        #expect(ContinuousClock.now - start < .seconds(3), "a valid webhook waited for the slow senders")
+        #expect(ContinuousClock.now - start < .seconds(5), "a valid webhook waited for the slow senders")
         #expect(slow.allSatisfy { $0.isOpen }, "a slow sender was closed before its deadline")
         for connection in slow + [silent] {
-            #expect(await connection.closedByPeer(within: .seconds(10)), "a slow sender was not closed")
+            #expect(await connection.closedByPeer(within: .seconds(15)), "a slow sender was not closed")
         }
         cli.send(signal: SIGTERM)
         #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
@@ -99,7 +99,7 @@ extension CLITests {
             #expect(sender.receivedText.hasPrefix("HTTP/1.1 503"), "\(sender.receivedText)")
         }
         if let before, let after = Self.residentBytes(of: cli) {
-            // Without the budget, 60 MB of bodies would be held.
+            // About 14 MiB with the budget; without, the 60 MB of bodies are held (78 MiB measured).
             #expect(after - before < 40 << 20, "resident memory grew by \(after - before) bytes")
         }
         for sender in senders { await sender.close() }
