@@ -24,6 +24,7 @@ extension CLITests {
     @Test("webhooks closes senders that stop mid-header after --request-timeout; a valid webhook is answered meanwhile")
     func webhooksRequestDeadline() async throws {
         let (cli, port) = try await self.startWebhooks(["--request-timeout", "5"])
+        let begin = ContinuousClock.now
         var slow: [RawTCPConnection] = []
         for _ in 0..<20 {
             let connection = try await RawTCPConnection.connect(port: port)
@@ -34,7 +35,10 @@ extension CLITests {
         let start = ContinuousClock.now
         #expect(try await self.postWebhook(port: port, body: Self.validWebhook) == 200)
         #expect(ContinuousClock.now - start < .seconds(5), "a valid webhook waited for the slow senders")
-        #expect(slow.allSatisfy { $0.isOpen }, "a slow sender was closed before its deadline")
+        // Before the deadline (5 s from each connection's start), they are all still open.
+        if ContinuousClock.now - begin < .seconds(4) {
+            #expect(slow.allSatisfy { $0.isOpen }, "a slow sender was closed before its deadline")
+        }
         for connection in slow + [silent] {
             #expect(await connection.closedByPeer(within: .seconds(15)), "a slow sender was not closed")
         }
