@@ -26,7 +26,4 @@ final class SharedAllowance: Sendable {
         guard amount > 0 else { return }
         self.used.withLockedValue { $0 -= amount }
     }
-
-    /// What is taken now.
-    var inUse: Int { self.used.withLockedValue { $0 } }
 }

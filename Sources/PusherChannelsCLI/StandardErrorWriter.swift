@@ -27,8 +27,6 @@ final class StandardErrorWriter: Sendable {
         var isWriting = false
         /// Lines dropped and not reported yet.
         var dropped = 0
-        /// Lines dropped since the start.
-        var droppedInAll = 0
         /// Set when writing failed for good (`EPIPE`, a closed descriptor): nothing is written again.
         var isBroken = false
     }
@@ -56,7 +54,6 @@ final class StandardErrorWriter: Sendable {
                 let notice = Array((Self.droppedNotice(state.dropped) + "\n").utf8)
                 guard state.pending.count + notice.count + bytes.count <= self.capacity else {
                     state.dropped += 1
-                    state.droppedInAll += 1
                     return (false, false)
                 }
                 state.pending += notice
@@ -64,7 +61,6 @@ final class StandardErrorWriter: Sendable {
             }
             guard state.pending.count + bytes.count <= self.capacity else {
                 state.dropped += 1
-                state.droppedInAll += 1
                 return (false, false)
             }
             state.pending += bytes
@@ -74,9 +70,6 @@ final class StandardErrorWriter: Sendable {
         if startWriting { self.queue.async { self.drain() } }
         return accepted
     }
-
-    /// Lines dropped since the start.
-    var droppedLines: Int { self.state.withLockedValue { $0.droppedInAll } }
 
     /// At exit: reports lines dropped and not reported yet, then waits at most `timeout` for what is
     /// buffered to be written; returns whether everything was.
