@@ -2,16 +2,23 @@
 
 import PusherChannels
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A line of `listen`'s standard input, "CHANNEL EVENT JSON", sent as a client event.
 enum ClientEventLine {
+    /// How often a line whose channel's client-event queue is full is offered again.
+    static let retryInterval = Duration.milliseconds(50)
+
     /// Sends `line` as a client event; problems go to standard error.
-    static func send(_ line: String, with client: PusherClient) async {
+    ///
+    /// While the client's queue of client events is full (``PusherClientOptions/clientEventQueueLimit``
+    /// events wait for the rate limit or for the subscription), this waits and offers the line
+    /// again: standard input is then not read further, so its producer waits too, and no line is
+    /// lost. A line that can never be sent (a name without `client-`, a public or encrypted
+    /// channel, a channel not followed or whose subscription failed) is reported and skipped.
+    /// Returns when the line was sent or skipped, or at once when the task is cancelled.
+    static func send(
+        _ line: String, with client: PusherClient, channels: [String], failedChannels: @Sendable () -> Set<String>,
+        clock: ContinuousClock
+    ) async {
         let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
         guard parts.count >= 2 else {
             if !line.allSatisfy(\.isWhitespace) {
@@ -19,10 +26,35 @@ enum ClientEventLine {
             }
             return
         }
-        do {
-            try await client.trigger(parts[1], on: parts[0], data: parts.count > 2 ? parts[2] : "{}")
-        } catch {
-            Output.error("client event: \(error)")
+        let (channel, event, data) = (parts[0], parts[1], parts.count > 2 ? parts[2] : "{}")
+        while !Task.isCancelled {
+            do throws(PusherError) {
+                try await client.trigger(event, on: channel, data: data)
+                return
+            } catch {
+                guard error.code == .clientEventRejected,
+                    Self.waitsForRoom(event: event, channel: channel, channels: channels, failed: failedChannels())
+                else {
+                    Output.error("client event: \(error)")
+                    return
+                }
+            }
+            do {
+                try await clock.sleep(for: Self.retryInterval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Whether a rejected client event can only have been refused for want of room: its name,
+    /// its channel's kind and the channel's consumer are right, so the queue was full (or the
+    /// channel's consumer is being registered again after falling behind).
+    static func waitsForRoom(event: String, channel: String, channels: [String], failed: Set<String>) -> Bool {
+        guard event.hasPrefix("client-"), channels.contains(channel), !failed.contains(channel) else { return false }
+        switch ChannelName.kind(of: channel) {
+        case .private, .presence: return true
+        default: return false
         }
     }
 }

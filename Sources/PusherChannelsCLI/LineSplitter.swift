@@ -8,6 +8,8 @@ struct LineSplitter {
     enum Line: Sendable, Hashable {
         /// A line (without its newline), decoded as UTF-8.
         case text(String)
+        /// A line that is not UTF-8 text; `bytes` counts it.
+        case notUTF8(bytes: Int)
         /// A line of more than the limit, dropped; `bytes` counts what was dropped up to the
         /// newline (or the end of input).
         case tooLong(bytes: Int)
@@ -56,6 +58,9 @@ struct LineSplitter {
             self.dropped = nil
         }
         if let dropped { return .tooLong(bytes: dropped) }
-        return .text(String(decoding: self.pending, as: UTF8.self))
+        let text = String(decoding: self.pending, as: UTF8.self)
+        // Decoding replaces invalid sequences, which changes the bytes.
+        guard text.utf8.elementsEqual(self.pending) else { return .notUTF8(bytes: self.pending.count) }
+        return .text(text)
     }
 }

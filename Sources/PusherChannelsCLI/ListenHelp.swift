@@ -7,7 +7,9 @@ enum ListenHelp {
         with "data" exactly as received. On presence channels, membership changes are printed too: \
         {"channel", "presence": "snapshot"|"added"|"removed", …}. Connection states and errors go to \
         standard error, control characters escaped. Lines on standard input, "CHANNEL EVENT JSON", \
-        are sent as client events.
+        are sent as client events, in order; while the client's client-event queue is full (the \
+        rate limit is 10 a second), standard input is not read further, so a fast producer waits \
+        instead of its lines being dropped.
 
         A channel that fails (an invalid name, authorization refused, a subscription error) is \
         reported on standard error; the other channels keep flowing. While standard output is \

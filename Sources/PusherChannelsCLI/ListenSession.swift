@@ -67,14 +67,19 @@ struct ListenSession: Sendable {
                 return self.output.isClosed ? .outputClosed : .ended
             }
             group.addTask {
+                // Read while lines are sent: a full client-event queue holds the reader back.
                 for await line in StandardInput.lines() {
                     switch line {
                     case .text(let text):
-                        await ClientEventLine.send(text, with: self.client)
+                        await ClientEventLine.send(
+                            text, with: self.client, channels: self.channels,
+                            failedChannels: { self.failedChannels.withLockedValue { $0 } }, clock: self.clock)
                     case .tooLong(let bytes):
                         Output.error(
                             "client event: a line of \(bytes) bytes is longer than \(StandardInput.maximumLineBytes) bytes; skipped"
                         )
+                    case .notUTF8(let bytes):
+                        Output.error("client event: a line of \(bytes) bytes is not UTF-8 text; skipped")
                     }
                 }
                 return .ended

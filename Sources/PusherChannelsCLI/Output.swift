@@ -8,8 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// Standard error (unbuffered; every line made safe for a terminal) and, for `bench`, standard
-/// output through stdio, flushed after every line. `listen` writes standard output through an
+/// Standard error (through ``StandardErrorWriter``, which never blocks; every line made safe for a
+/// terminal) and, for `bench` and the HTTP API commands, standard output through stdio, flushed
+/// after every line. `listen` writes standard output through an
 /// ``OutputWriter`` instead.
 enum Output {
     static func line(_ text: String) {
@@ -30,17 +31,10 @@ enum Output {
         Self.writeError(text)
     }
 
+    /// Queues the line on ``StandardErrorWriter/shared``: never blocks; a line that does not fit
+    /// while standard error is not read is dropped and counted.
     private static func writeError(_ text: String) {
-        let line = Array((text + "\n").utf8)
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        StandardErrorWriter.shared.write(text)
     }
 
     static func flush() {

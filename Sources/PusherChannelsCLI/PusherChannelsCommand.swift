@@ -17,6 +17,9 @@ struct PusherChannelsCommand: AsyncParsableCommand {
     /// Runs the command; usage errors exit with status 2 (``ExitStatus/usage``), not
     /// ArgumentParser's 64.
     static func main() async {
+        // Standard error is written by a queue of its own; what it holds goes out before the exit
+        // (for at most a second: nobody may be reading it).
+        defer { StandardErrorWriter.shared.finish() }
         do {
             var command = try self.parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -26,6 +29,7 @@ struct PusherChannelsCommand: AsyncParsableCommand {
             }
         } catch {
             guard self.exitCode(for: error).rawValue == ExitCode.validationFailure.rawValue else {
+                StandardErrorWriter.shared.finish()
                 self.exit(withError: error)
             }
             if Self.printsOneLineUsageErrors {
@@ -34,6 +38,7 @@ struct PusherChannelsCommand: AsyncParsableCommand {
             } else {
                 Output.usage(self.fullMessage(for: error))
             }
+            StandardErrorWriter.shared.finish()
             self.exit(withError: ExitStatus.usage)
         }
     }

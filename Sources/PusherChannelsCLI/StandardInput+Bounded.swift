@@ -10,7 +10,7 @@ import Musl
 import Darwin
 #endif
 
-// Standard input read whole, within a bound, for `trigger --data -` and `trigger --batch`.
+// Standard input read whole, within a bound, for `trigger --data -`.
 extension StandardInput {
     /// Longest input `--data -` reads, and longest line `--batch` reads (bytes).
     static let maximumBytes = 1 << 20
@@ -29,44 +29,6 @@ extension StandardInput {
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             guard let text = Self.utf8Text(bytes[...]) else { throw CLIError("standard input is not UTF-8 text") }
             return text
-        }
-    }
-
-    /// The lines of standard input without their line breaks, read to the end; a usage error for
-    /// a line longer than `limit` bytes or not UTF-8. The memory held is the input's size; no line
-    /// longer than `limit` is ever held whole.
-    static func lines(limit: Int = Self.maximumBytes) async throws(CLIError) -> [String] {
-        try await Self.onReadingThread { () throws(CLIError) -> [String] in
-            var lines: [String] = []
-            var pending: [UInt8] = []
-            var failure: CLIError?
-            func take(_ line: ArraySlice<UInt8>) -> Bool {
-                var line = line
-                if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                guard let text = Self.utf8Text(line) else {
-                    failure = CLIError("line \(lines.count + 1) of standard input is not UTF-8 text")
-                    return false
-                }
-                lines.append(text)
-                return true
-            }
-            _ = Self.readChunks { chunk in
-                pending += chunk
-                var start = pending.startIndex
-                while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")), newline - start <= limit {
-                    guard take(pending[start..<newline]) else { return false }
-                    start = newline + 1
-                }
-                pending.removeSubrange(..<start)
-                guard pending.count <= limit else {
-                    failure = CLIError("line \(lines.count + 1) of standard input is longer than \(limit) bytes")
-                    return false
-                }
-                return true
-            }
-            if failure == nil && !pending.isEmpty { _ = take(pending[...]) }
-            if let failure { throw failure }
-            return lines
         }
     }
 

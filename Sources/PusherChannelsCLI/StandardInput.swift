@@ -16,21 +16,15 @@ enum StandardInput {
     /// up to its newline and reported as ``LineSplitter/Line/tooLong(bytes:)``.
     static let maximumLineBytes = 1 << 20
 
-    /// Lines of standard input, read on a thread of their own (reading blocks).
+    /// Lines of standard input, read on a thread of their own (reading blocks) at most `capacity`
+    /// lines ahead of the consumer (``StandardInputLines``).
     ///
     /// Reads the file descriptor with `read(2)`, not through stdio: a thread blocked in `readLine()`
     /// holds stdin's stdio lock, and flushing all streams at exit would wait for it forever.
-    static func lines(maximumLineBytes: Int = Self.maximumLineBytes) -> AsyncStream<LineSplitter.Line> {
-        let (lines, continuation) = AsyncStream.makeStream(of: LineSplitter.Line.self)
-        DispatchQueue.global().async {
-            var splitter = LineSplitter(maximumLineBytes: maximumLineBytes)
-            Self.readChunks { chunk in
-                for line in splitter.append(chunk) { continuation.yield(line) }
-            }
-            if let last = splitter.finish() { continuation.yield(last) }
-            continuation.finish()
+    static func lines(maximumLineBytes: Int = Self.maximumLineBytes, capacity: Int = 16) -> StandardInputLines {
+        StandardInputLines(capacity: capacity, maximumLineBytes: maximumLineBytes) { consume in
+            Self.readChunks(consume)
         }
-        return lines
     }
 
     /// Everything standard input holds, up to its end (blocks).

@@ -71,15 +71,8 @@ struct Trigger: AsyncParsableCommand {
             )
         }
         if self.batch {
-            let events = try await APICall.prepared { () async throws(CLIError) -> [BatchEvent] in
-                var events: [BatchEvent] = []
-                for (index, line) in try await StandardInput.lines().enumerated() {
-                    guard let event = try BatchLine.event(line, number: index + 1, info: info) else { continue }
-                    events.append(event)
-                }
-                return events
-            }
-            try await TriggerBatch(connection: connection).send(events)
+            let lines = StandardInput.lines(maximumLineBytes: StandardInput.maximumBytes)
+            try await TriggerBatch(connection: connection, info: info).send(lines)
             return
         }
         let data: String

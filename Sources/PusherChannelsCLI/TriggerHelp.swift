@@ -18,8 +18,13 @@ enum TriggerHelp {
         --batch reads standard input, one JSON object a line: {"channel", "event", "data", \
         "socket_id"?}, "data" a string (sent as it is) or any JSON value (sent as its JSON text). \
         The events are sent in batches of at most 10, in input order (each encrypted event on its \
-        own); one line per batch response on standard output. Every line is read and checked \
-        before the first request (lines of at most 1 MiB).
+        own); one line per batch response on standard output. Standard input is streamed: a \
+        batch is checked and sent as soon as its 10th event was read (the last one at the end of \
+        input), so an endless producer's events go out as it writes them, and memory stays \
+        bounded (lines of at most 1 MiB; reading waits while a batch is sent). A bad line stops \
+        the command (exit 2) before its batch is sent; standard error then says which lines were \
+        sent ("sent 10 events in 1 batch, those of lines 1 to 10; nothing after line 10"). Any \
+        2xx answer counts as published.
 
         Credentials: --app-id, --key, and the secret as --secret-file PATH or in PUSHER_SECRET \
         (--secret is visible to every user of the machine in ps); a file's trailing newline is \

@@ -33,6 +33,15 @@ struct Webhooks: AsyncParsableCommand {
             standard error, and nothing on standard output; a body that is not a webhook gets 400. \
             Freshness (time_ms) is not checked: servers disagree on its unit.
 
+            Bounded for the internet: a request's head and body must arrive within \
+            --request-timeout (10 s; an idle keep-alive connection is closed after it too); at most \
+            --max-connections (64) are open, a connection over it is closed at once; bodies not \
+            verified yet hold at most --max-unverified-bytes (8 MiB) in all, a request that would \
+            go over gets 503; a body over 1 MiB gets 413. Rejected requests are logged on standard \
+            error, cut to 200 characters, at most 10 lines a second, then one "N more rejected \
+            requests" line. Standard error never blocks: when nobody reads it, lines are dropped \
+            and counted.
+
             The address it listens on is printed on standard error ("--port 0" picks a free port). \
             SIGINT or SIGTERM ends it with status 0; a usage error exits with 2.
 
@@ -50,6 +59,15 @@ struct Webhooks: AsyncParsableCommand {
     @Option(help: "The application key (X-Pusher-Key of the webhooks).")
     var key: String
 
+    @Option(help: "Seconds a request's head and body may take to arrive.")
+    var requestTimeout: Double = 10
+
+    @Option(help: "Connections open at once; one over it is closed at once.")
+    var maxConnections = 64
+
+    @Option(help: "Bytes of bodies not verified yet, over every connection; a request over it gets 503.")
+    var maxUnverifiedBytes = 8 << 20
+
     @OptionGroup
     var secret: SecretOptions
 
@@ -59,6 +77,11 @@ struct Webhooks: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(self.port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard !self.key.isEmpty else { throw ValidationError("--key is empty.") }
+        guard self.requestTimeout > 0 && self.requestTimeout <= 86_400 else {
+            throw ValidationError("--request-timeout must be over 0 and at most 86400 seconds.")
+        }
+        guard self.maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard self.maxUnverifiedBytes > 0 else { throw ValidationError("--max-unverified-bytes must be at least 1.") }
     }
 
     func run() async throws {
@@ -75,9 +98,14 @@ struct Webhooks: AsyncParsableCommand {
             Output.error("error: \(error.description)")
             throw ExitStatus.usage
         }
-        let listener: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+        var limits = WebhookLimits()
+        limits.requestTimeout = .milliseconds(Int64((self.requestTimeout * 1000).rounded(.up)))
+        limits.maximumConnections = self.maxConnections
+        limits.unverifiedBytes = self.maxUnverifiedBytes
+        let listener: NIOAsyncChannel<WebhookHTTPServer.Connection, Never>
         do {
-            listener = try await WebhookHTTPServer.bind(host: self.bind, port: self.port)
+            listener = try await WebhookHTTPServer.bind(
+                host: self.bind, port: self.port, requestTimeout: limits.requestTimeout)
         } catch {
             Output.error("error: cannot listen on \(self.bind):\(self.port): \(error)")
             throw ExitStatus.connectionFailed
@@ -90,7 +118,8 @@ struct Webhooks: AsyncParsableCommand {
             Output.error("warning: --bind \(self.bind): webhooks arrive over plain HTTP; put a TLS proxy in front")
         }
         Output.error("webhooks: listening on \(self.bind):\(listener.channel.localAddress?.port ?? self.port)")
-        let server = WebhookHTTPServer(receiver: receiver, output: output)
+        let log = RejectionLog()
+        let server = WebhookHTTPServer(receiver: receiver, output: output, limits: limits, log: log)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await server.serve(listener) }
             group.addTask { _ = await signals.first() }
@@ -101,5 +130,6 @@ struct Webhooks: AsyncParsableCommand {
             group.cancelAll()
         }
         await output.drained()
+        log.finish()
     }
 }

@@ -66,9 +66,12 @@ final class CLIProcess: Sendable {
     ///     after ``startReadingOutput()`` (the pipe fills and the process's writes block).
     ///   - fillsOutputPipe: Whether the output pipe is filled before the process starts (with lines
     ///     of `#`, read first), so that its first write blocks until the output is read.
+    ///   - readsErrors: Whether standard error is read; without, its pipe is filled before the
+    ///     process starts and never read (but kept open until this object goes away), so that every
+    ///     write to it would block, and ``standardError`` stays empty.
     init(
         _ arguments: [String], environment: [String: String] = [:], readsOutput: Bool = true,
-        fillsOutputPipe: Bool = false
+        fillsOutputPipe: Bool = false, readsErrors: Bool = true
     ) throws {
         self.process = Process()
         self.process.executableURL = Self.executable
@@ -80,6 +83,7 @@ final class CLIProcess: Sendable {
         let (stdoutRead, stdoutWrite) = try Self.makePipe()
         let (stderrRead, stderrWrite) = try Self.makePipe()
         if fillsOutputPipe { Self.fill(stdoutWrite.fileDescriptor) }
+        if !readsErrors { Self.fill(stderrWrite.fileDescriptor) }
         self.process.standardOutput = stdoutWrite
         self.process.standardError = stderrWrite
         self.stdoutDescriptor = stdoutRead
@@ -92,30 +96,38 @@ final class CLIProcess: Sendable {
         let (endOfErrors, errorsEndSink) = AsyncStream.makeStream(of: Void.self)
         self.endOfErrors = endOfErrors
         let (errors, changes, ended) = (self.errors, self.changes, self.ended)
-        self.stderrReader = PipeReader(
-            descriptor: stderrRead,
-            onData: { data in
-                let ready = errors.withLockedValue { state in
-                    state.text += String(decoding: data, as: UTF8.self)
-                    let text = state.text
-                    let ready = state.waiters.filter { text.contains($0.needle) }
-                    state.waiters.removeAll { text.contains($0.needle) }
-                    return ready
+        self.unreadErrorsDescriptor = readsErrors ? nil : stderrRead
+        if !readsErrors {
+            _ = ended.withLockedValue { $0.insert("errors") }
+            errorsEndSink.finish()
+        }
+        self.stderrReader =
+            !readsErrors
+            ? nil
+            : PipeReader(
+                descriptor: stderrRead,
+                onData: { data in
+                    let ready = errors.withLockedValue { state in
+                        state.text += String(decoding: data, as: UTF8.self)
+                        let text = state.text
+                        let ready = state.waiters.filter { text.contains($0.needle) }
+                        state.waiters.removeAll { text.contains($0.needle) }
+                        return ready
+                    }
+                    for waiter in ready { waiter.continuation.resume() }
+                    Self.notify(changes)
+                },
+                onEnd: {
+                    let waiters = errors.withLockedValue { state in
+                        defer { state.waiters = [] }
+                        return state.waiters
+                    }
+                    for waiter in waiters { waiter.continuation.resume() }
+                    _ = ended.withLockedValue { $0.insert("errors") }
+                    errorsEndSink.finish()
+                    Self.notify(changes)
                 }
-                for waiter in ready { waiter.continuation.resume() }
-                Self.notify(changes)
-            },
-            onEnd: {
-                let waiters = errors.withLockedValue { state in
-                    defer { state.waiters = [] }
-                    return state.waiters
-                }
-                for waiter in waiters { waiter.continuation.resume() }
-                _ = ended.withLockedValue { $0.insert("errors") }
-                errorsEndSink.finish()
-                Self.notify(changes)
-            }
-        )
+            )
 
         let (exited, exitSink) = AsyncStream.makeStream(of: Void.self)
         self.exited = exited
@@ -137,7 +149,13 @@ final class CLIProcess: Sendable {
     private let endSink: AsyncStream<Void>.Continuation
     private let stdoutDescriptor: Int32
     private let stdoutReader = NIOLockedValueBox<PipeReader?>(nil)
-    private let stderrReader: PipeReader
+    private let stderrReader: PipeReader?
+    /// The read end of a standard error pipe that is never read (`readsErrors: false`).
+    private let unreadErrorsDescriptor: Int32?
+
+    deinit {
+        if let unreadErrorsDescriptor { close(unreadErrorsDescriptor) }
+    }
 
     /// A pipe whose ends are closed in other children (other tests start processes at the same
     /// time; `Process` moves the write end to the child's 1 or 2, without the flag); the write end as
@@ -214,6 +232,49 @@ final class CLIProcess: Sendable {
     /// Writes one line to the process's standard input.
     func send(line: String) {
         self.stdin.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// With `readsErrors: false`: reads standard error from now on, without blocking, until it holds
+    /// `text` or `timeout` passed, calling `between` after each read; returns what was read (after
+    /// the filler the pipe was made full with).
+    func readUnreadErrors(until text: String, within timeout: Duration, between: () -> Void) async -> String {
+        guard let descriptor = self.unreadErrorsDescriptor else { return "" }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                bytes += buffer[0..<count]
+            }
+            let sofar = String(decoding: bytes, as: UTF8.self)
+            if sofar.contains(text) { return sofar }
+            between()
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `bytes` to standard input without blocking, for at most `timeout`; returns how many
+    /// bytes the pipe took.
+    func sendWithoutBlocking(_ bytes: [UInt8], within timeout: Duration) async -> Int {
+        let descriptor = self.stdin.fileHandleForWriting.fileDescriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var written = 0
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while written < bytes.count && clock.now < deadline {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                written += count
+            } else {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return written
     }
 
     /// Sends `signal` (SIGINT, SIGTERM, …) to the process.

@@ -57,16 +57,16 @@ extension CLITests {
         }
     }
 
-    @Test("trigger --data - over 10,240 bytes and --batch with a bad line anywhere exit 2 before any request")
+    @Test("trigger --data - over 10,240 bytes and --batch with a bad line in its first batch exit 2 before any request")
     func triggerInputUsageErrors() async throws {
         let good = #"{"channel":"c","event":"e","data":"x"}"#
         let inputs: [([String], String, String)] = [
             (["--channel", "c", "--event", "e", "--data", "-"], String(repeating: "a", count: 10_241) + "\n", "10241"),
-            (["--batch"], Array(repeating: good, count: 14).joined(separator: "\n") + "\n{\"channel\":1}\n", "line 15"),
-            (["--batch"], Array(repeating: good, count: 12).joined(separator: "\n") + "\n" + good + "x\n", "line 13"),
+            (["--batch"], Array(repeating: good, count: 8).joined(separator: "\n") + "\n{\"channel\":1}\n", "line 9"),
+            (["--batch"], Array(repeating: good, count: 6).joined(separator: "\n") + "\n" + good + "x\n", "line 7"),
             (
                 ["--batch"],
-                Array(repeating: good, count: 12).joined(separator: "\n") + "\n"
+                Array(repeating: good, count: 9).joined(separator: "\n") + "\n"
                     + #"{"channel":"bad channel","event":"e","data":"x"}"#, "bad channel"
             ),
             (["--batch"], #"{"channel":"c","event":"e","data":"x","name":"typo"}"#, "\"name\""),

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PusherChannels
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// `pusher-channels webhooks` bounded for the internet: request deadline, connection cap, byte
+// budget, rejection log, standard error that never blocks.
+extension CLITests {
+    static let validWebhook = #"{"time_ms":1,"events":[{"name":"channel_occupied","channel":"news"}]}"#
+
+    @Test("webhooks closes senders that stop mid-header after --request-timeout; a valid webhook is answered meanwhile")
+    func webhooksRequestDeadline() async throws {
+        let (cli, port) = try await self.startWebhooks(["--request-timeout", "5"])
+        let begin = ContinuousClock.now
+        var slow: [RawTCPConnection] = []
+        for _ in 0..<20 {
+            let connection = try await RawTCPConnection.connect(port: port)
+            await connection.send("POST /pusher/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pus")
+            slow.append(connection)
+        }
+        let silent = try await RawTCPConnection.connect(port: port)
+        let start = ContinuousClock.now
+        #expect(try await self.postWebhook(port: port, body: Self.validWebhook) == 200)
+        #expect(ContinuousClock.now - start < .seconds(5), "a valid webhook waited for the slow senders")
+        // Before the deadline (5 s from each connection's start), they are all still open.
+        if ContinuousClock.now - begin < .seconds(4) {
+            #expect(slow.allSatisfy { $0.isOpen }, "a slow sender was closed before its deadline")
+        }
+        for connection in slow + [silent] {
+            #expect(await connection.closedByPeer(within: .seconds(15)), "a slow sender was not closed")
+        }
+        cli.send(signal: SIGTERM)
+        #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+        #expect(cli.standardOutputLines == [#"{"channel":"news","name":"channel_occupied","time_ms":1}"#])
+    }
+
+    @Test(
+        "webhooks keeps at most 64 connections: the 65th is closed at once; a valid webhook gets through; SIGTERM closes all"
+    )
+    func webhooksConnectionCap() async throws {
+        let (cli, port) = try await self.startWebhooks()
+        var idle: [RawTCPConnection] = []
+        for _ in 0..<64 { idle.append(try await RawTCPConnection.connect(port: port)) }
+        let extra = try await RawTCPConnection.connect(port: port)
+        #expect(await extra.closedByPeer(within: .seconds(3)), "the 65th connection was left open")
+        #expect(idle.allSatisfy { $0.isOpen }, "a connection under the cap was closed")
+        await idle.removeLast().close()
+        // The server sees that close a moment later; until then a new connection is over the cap.
+        var status: UInt?
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        while status == nil && clock.now < deadline {
+            status = try? await self.postWebhook(port: port, body: Self.validWebhook)
+            if status == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(status == 200)
+        // SIGTERM closes the 63 open connections at once (not at their 10 s deadline) and exits.
+        let stop = clock.now
+        cli.send(signal: SIGTERM)
+        #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+        #expect(clock.now - stop < .seconds(5))
+        for connection in idle { #expect(await connection.closedByPeer(within: .seconds(1))) }
+        #expect(cli.standardError.contains("64 connections are open"), "stderr: \(cli.standardError)")
+    }
+
+    @Test("webhooks holds at most --max-unverified-bytes of bodies: the senders over it get 503, memory stays bounded")
+    func webhooksByteBudget() async throws {
+        let (cli, port) = try await self.startWebhooks(["--request-timeout", "60"])
+        let before = Self.residentBytes(of: cli)
+        var senders: [RawTCPConnection] = []
+        for _ in 0..<60 {
+            let connection = try await RawTCPConnection.connect(port: port)
+            await connection.send(
+                "POST /pusher/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pusher-Key: \(Self.webhookKey)\r\n"
+                    + "X-Pusher-Signature: 00\r\nContent-Length: 1048576\r\n\r\n")
+            await connection.send(byteCount: 1_000_000)
+            senders.append(connection)
+        }
+        // 8 MiB hold 8 bodies of 1,000,000 bytes and part of a 9th: at most 9 hold, 51 or more are refused.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        var refused = senders.filter { !$0.isOpen }
+        while refused.count < 51 && clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            refused = senders.filter { !$0.isOpen }
+        }
+        #expect(refused.count >= 51, "\(refused.count) of 60 were refused")
+        // What a refused sender read before the close (its unread body may reset the connection).
+        for sender in refused where !sender.receivedText.isEmpty {
+            #expect(sender.receivedText.hasPrefix("HTTP/1.1 503"), "\(sender.receivedText)")
+        }
+        if let before, let after = Self.residentBytes(of: cli) {
+            // About 14 MiB with the budget; without, the 60 MB of bodies are held (78 MiB measured).
+            #expect(after - before < 40 << 20, "resident memory grew by \(after - before) bytes")
+        }
+        for sender in senders { await sender.close() }
+        #expect(try await self.postWebhook(port: port, body: Self.validWebhook) == 200)
+        cli.send(signal: SIGTERM)
+        #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+    }
+
+    @Test("webhooks logs rejected requests cut to 200 characters, at most 10 lines a second, then a count")
+    func webhooksRejectionLog() async throws {
+        let (cli, port) = try await self.startWebhooks()
+        let count = 100
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: UInt.self) { group in
+            for _ in 0..<count {
+                group.addTask {
+                    try await self.postWebhook(port: port, body: Self.validWebhook, secret: "wrong-secret")
+                }
+            }
+            for try await status in group { #expect(status == 401) }
+        }
+        let elapsed = ContinuousClock.now - start
+        let longPath = "/" + String(repeating: "a", count: 5000)
+        let getStatus = try await self.postWebhook(port: port, path: longPath, body: "", method: .GET)
+        #expect(getStatus == 405)
+        cli.send(signal: SIGTERM)
+        #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+        let lines = cli.standardError.split(separator: "\n")
+        let logged = lines.filter { $0.hasPrefix("webhooks: 401 ") }.count
+        let summarized = lines.compactMap { line -> Int? in
+            guard line.hasPrefix("webhooks: "), line.contains(" more rejected request") else { return nil }
+            return Int(line.dropFirst("webhooks: ".count).prefix { $0.isNumber })
+        }.reduce(0, +)
+        // The GET may be logged or counted.
+        #expect((count...count + 1).contains(logged + summarized), "stderr: \(cli.standardError)")
+        let seconds = Int(elapsed.components.seconds) + 1
+        #expect(logged <= 10 * (seconds + 1), "\(logged) lines logged in \(elapsed)")
+        #expect(lines.allSatisfy { $0.count <= 200 }, "stderr: \(cli.standardError)")
+    }
+
+    @Test("webhooks serves and ends on SIGTERM while nobody reads its standard error")
+    func webhooksUnreadStandardError() async throws {
+        let port = try await Self.freePort()
+        let cli = try CLIProcess(
+            ["webhooks", "--port", "\(port)", "--key", Self.webhookKey, "--secret", Self.secret], readsErrors: false)
+        defer { cli.send(signal: SIGKILL) }
+        // Up when a request is answered: its "listening" line could not be written.
+        var status: UInt?
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(10))
+        while status == nil && clock.now < deadline {
+            status = try? await self.postWebhook(port: port, body: Self.validWebhook, secret: "wrong-secret")
+            if status == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(status == 401, "webhooks did not answer with its standard error full")
+        for _ in 0..<50 {
+            #expect(try await self.postWebhook(port: port, body: Self.validWebhook, secret: "wrong-secret") == 401)
+        }
+        #expect(try await self.postWebhook(port: port, body: Self.validWebhook) == 200)
+        let start = clock.now
+        cli.send(signal: SIGTERM)
+        #expect(await cli.exitStatus() == 0)
+        #expect(clock.now - start < .seconds(5))
+        #expect(cli.standardOutputLines == [#"{"channel":"news","name":"channel_occupied","time_ms":1}"#])
+    }
+
+    /// A port nothing listens on (bound, then closed).
+    static func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port ?? 0
+        try await channel.close()
+        return port
+    }
+
+    /// The process's resident memory (Linux), nil elsewhere.
+    static func residentBytes(of cli: CLIProcess) -> Int? {
+        guard
+            let status = try? String(contentsOfFile: "/proc/\(cli.process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+}
