@@ -43,10 +43,11 @@ struct ServerAnswerTests {
     /// Runs `call` against a loopback server answering `answer`; returns its result or its error
     /// and the requests the server got.
     static func against<Value: Sendable>(
-        _ answer: Answer, _ call: @escaping @Sendable (PusherServer) async throws(PusherServerError) -> Value
+        _ answer: Answer, timeout: Duration = .seconds(5),
+        _ call: @escaping @Sendable (PusherServer) async throws(PusherServerError) -> Value
     ) async throws -> (Result<Value, PusherServerError>, Int) {
         try await LoopbackHTTPServer.withServer(respond: { _ in (answer.status, answer.body) }) { loopback in
-            let server = try HTTPErrorTests.server(port: loopback.port)
+            let server = try HTTPErrorTests.server(port: loopback.port, timeout: timeout)
             let result: Result<Value, PusherServerError>
             do throws(PusherServerError) {
                 result = .success(try await call(server))
@@ -159,11 +160,12 @@ struct ServerAnswerTests {
     func oversizedAnswer() async throws {
         let huge = "{" + String(repeating: " ", count: 16 * 1024 * 1024 + 10) + "}"
         let answer = Answer(server: "odd", status: 200, body: huge)
-        let (trigger, _) = try await Self.against(answer) { (server) throws(PusherServerError) in
+        // 16 MiB through the loopback took over 5 s with the whole suite on a loaded 2-core machine.
+        let (trigger, _) = try await Self.against(answer, timeout: .seconds(60)) { (server) throws(PusherServerError) in
             try await server.trigger(channel: "c", event: "e", data: "{}")
         }
         #expect(try trigger.get().responseBody.utf8.count == 16 * 1024 * 1024)
-        let (query, _) = try await Self.against(answer) { (server) throws(PusherServerError) in
+        let (query, _) = try await Self.against(answer, timeout: .seconds(60)) { (server) throws(PusherServerError) in
             try await server.channels()
         }
         guard case .failure(let error) = query else {
