@@ -27,7 +27,7 @@ struct PusherRoutes: Sendable {
     func authorizeChannel(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: Self.maximumFormBytes)
         let user = SignedInUser(request)
-        let answer = await self.pusher.channelAuthorizationResponse(body: body.readableBytesView) { authorization in
+        let answer = await self.pusher.channelAuthorizationResponse(body: body) { authorization in
             guard let user else { return .deny }
             if authorization.channelName?.hasPrefix("presence-") == true {
                 // Presence channels show each member, with the info you choose.
@@ -42,7 +42,7 @@ struct PusherRoutes: Sendable {
     func authenticateUser(_ request: Request) async throws -> Response {
         let body = try await request.body.collect(upTo: Self.maximumFormBytes)
         let user = SignedInUser(request)
-        let answer = await self.pusher.userAuthenticationResponse(body: body.readableBytesView) { _ in
+        let answer = await self.pusher.userAuthenticationResponse(body: body) { _ in
             user.map { PusherUser(id: $0.id) }
         }
         return Response(answer)
@@ -52,7 +52,7 @@ struct PusherRoutes: Sendable {
     /// (401 otherwise) before any event is read.
     func receiveWebhook(_ request: Request, context: some RequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let answer = await self.pusher.webhookResponse(headerFields: request.headers, body: body.readableBytesView) {
+        let answer = await self.pusher.webhookResponse(headerFields: request.headers, body: body) {
             webhook in
             for event in webhook.events {
                 self.logger.info("webhook", metadata: ["kind": "\(event.kind)", "channel": "\(event.channel ?? "")"])
