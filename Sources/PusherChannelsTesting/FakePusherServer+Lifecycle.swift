@@ -29,9 +29,9 @@ extension FakePusherServer {
     /// pooled connection, a silent peer) and idle HTTP keep-alive connections are closed too, so
     /// this returns promptly whatever clients left open.
     ///
-    /// - Throws: ``PusherError/Code/invalidConfiguration`` for a port outside 0...65535 or a
+    /// - Throws: `PusherError` with code `invalidConfiguration` for a port outside 0...65535 or a
     ///   webhook target without a secret (see ``setWebhookTarget(_:)``),
-    ///   ``PusherError/Code/transportFailed`` when the port cannot be listened on (in use), and
+    ///   `PusherError` with code `transportFailed` when the port cannot be listened on (in use), and
     ///   whatever `body` throws.
     public static func withRunning<Result: Sendable>(
         configuration: Configuration = Configuration(),

@@ -49,7 +49,8 @@ extension FakePusherServer {
     /// This lets an app under test that starts after the server (and so learns its own port
     /// later) register its webhook URL.
     ///
-    /// - Throws: ``PusherError/Code/invalidConfiguration`` when the URL is not `http://` or
+    /// - Parameter target: The receiver, or nil to send no more webhooks.
+    /// - Throws: `PusherError` with code `invalidConfiguration` when the URL is not `http://` or
     ///   `https://`, or when there is no secret to sign with (neither `target.secret` nor the
     ///   server's ``Configuration/appSecret``).
     public func setWebhookTarget(_ target: WebhookTarget?) throws(PusherError) {
