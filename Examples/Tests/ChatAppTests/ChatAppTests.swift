@@ -61,7 +61,8 @@ struct ChatAppTests {
             let app = buildApplication(
                 AppSettings(pusher: configuration, client: pusher.clientOptions(), port: 0), feed: feed)
             try await app.test(.live) { http in
-                let appURL = "http://127.0.0.1:\(try #require(http.port))"
+                // HummingbirdTesting's live mode listens on a free port of `localhost`.
+                let appURL = "http://localhost:\(try #require(http.port))"
                 // The app's port is known only now: webhooks go there from now on, signed with the
                 // fake server's own key and secret.
                 try await pusher.setWebhookTarget(.init(url: "\(appURL)/pusher/webhooks"))
