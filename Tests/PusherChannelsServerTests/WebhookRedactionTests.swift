@@ -65,6 +65,8 @@ import Testing
                 appID: "1", key: "app-key", secret: Self.secret, host: "127.0.0.1", port: 9, useTLS: false,
                 encryptionMasterKey: try PusherServerConfiguration.MasterKey(bytes: Self.masterKeyBytes)))
         Self.expectRedacted(Self.texts(of: server.webhookVerifier))
+        // And the server that hands it out.
+        Self.expectRedacted(Self.texts(of: server))
         #expect(String(describing: server.webhookVerifier) == "WebhookVerifier(keys: [app-key], masterKey: set)")
         let withoutKey = WebhookVerifier(credentials: [WebhookCredential(key: "k", secret: Self.secret)])
         #expect(String(describing: withoutKey) == "WebhookVerifier(keys: [k], masterKey: none)")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 /// Your app's decision on one channel authorization request, returned from the `decide` closure of
-/// ``PusherServer/channelAuthorizationResponse(body:decide:)``.
+/// `PusherServer.channelAuthorizationResponse(body:decide:)`.
 public enum ChannelAuthorizationDecision: Sendable, Hashable {
     /// Authorize a `private-` or `private-encrypted-` channel. On a `presence-` channel this is a
     /// refusal (403): a presence subscription needs to know who the member is.

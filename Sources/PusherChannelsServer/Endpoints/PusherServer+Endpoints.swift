@@ -78,7 +78,7 @@ extension PusherServer {
     /// - Parameters:
     ///   - body: The request body, as received.
     ///   - decide: Your decision for the request.
-    /// - Returns: As ``channelAuthorizationResponse(body:decide:)``.
+    /// - Returns: As the variant that takes any byte collection.
     /// - Throws: Only what `decide` throws.
     public func channelAuthorizationResponse(
         body: ByteBuffer,
@@ -121,7 +121,7 @@ extension PusherServer {
     /// - Parameters:
     ///   - body: The request body, as received.
     ///   - authenticate: The user the connection signs in as, or `nil` to refuse.
-    /// - Returns: As ``userAuthenticationResponse(body:authenticate:)``.
+    /// - Returns: As the variant that takes any byte collection.
     /// - Throws: Only what `authenticate` throws.
     public func userAuthenticationResponse(
         body: ByteBuffer,
@@ -137,7 +137,8 @@ extension PusherServer {
     ///   - headerFields: The request's headers (`X-Pusher-Key`, `X-Pusher-Signature`).
     ///   - body: The request body, byte for byte as received.
     ///   - handle: What to do with the verified webhook; the answer is sent after it returns.
-    /// - Returns: As ``WebhookVerifier/response(headerFields:body:handle:)``.
+    /// - Returns: As `WebhookVerifier.response(headerFields:body:handle:)`: 200 with `{}` after `handle`
+    ///   returned, 401 for an unknown key or a bad signature, 400 for a signed body that is not a webhook.
     /// - Throws: Only what `handle` throws.
     public func webhookResponse(
         headerFields: HTTPFields,
@@ -153,7 +154,8 @@ extension PusherServer {
     ///   - headerFields: The request's headers.
     ///   - body: The request body, as received.
     ///   - handle: What to do with the verified webhook.
-    /// - Returns: As ``WebhookVerifier/response(headerFields:body:handle:)``.
+    /// - Returns: As `WebhookVerifier.response(headerFields:body:handle:)`: 200 with `{}` after `handle`
+    ///   returned, 401 for an unknown key or a bad signature, 400 for a signed body that is not a webhook.
     /// - Throws: Only what `handle` throws.
     public func webhookResponse(
         headerFields: HTTPFields,

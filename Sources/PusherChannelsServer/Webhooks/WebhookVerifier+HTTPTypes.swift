@@ -70,7 +70,7 @@ extension WebhookVerifier {
     ///   - headerFields: The request's headers.
     ///   - body: The request body, as received.
     ///   - handle: What to do with the verified webhook.
-    /// - Returns: As ``response(headerFields:body:handle:)``.
+    /// - Returns: As the `response(headerFields:body:handle:)` that takes any byte collection.
     /// - Throws: Only what `handle` throws.
     public func response(
         headerFields: HTTPFields,
