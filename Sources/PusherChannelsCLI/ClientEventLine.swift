@@ -47,11 +47,13 @@ enum ClientEventLine {
         }
     }
 
-    /// Whether a rejected client event can only have been refused for want of room: its name,
-    /// its channel's kind and the channel's consumer are right, so the queue was full (or the
+    /// Whether a rejected client event can only have been refused for want of room: its name
+    /// (prefix and length), its channel's kind and the channel's consumer are right, so the queue was full (or the
     /// channel's consumer is being registered again after falling behind).
     static func waitsForRoom(event: String, channel: String, channels: [String], failed: Set<String>) -> Bool {
-        guard event.hasPrefix("client-"), channels.contains(channel), !failed.contains(channel) else { return false }
+        guard event.hasPrefix("client-"), PusherNameRules.isValidEventName(event), channels.contains(channel),
+            !failed.contains(channel)
+        else { return false }
         switch ChannelName.kind(of: channel) {
         case .private, .presence: return true
         default: return false

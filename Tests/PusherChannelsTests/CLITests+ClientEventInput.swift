@@ -53,3 +53,25 @@ extension CLITests {
         }
     }
 }
+
+extension CLITests {
+    @Test("listen reports a client event whose name is over 200 bytes and goes on with the next line")
+    func listenClientEventNameTooLong() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + ["--secret", Self.secret, "--channel", "private-room", "--quiet"])
+            await server.waitForSubscribers(of: "private-room")
+            // Refused with clientEventRejected like a full queue; before, the reader waited for room
+            // for this line forever and read nothing after it.
+            let longName = "client-" + String(repeating: "n", count: 194)
+            cli.send(line: #"private-room \#(longName) {"i":0}"#)
+            cli.send(line: #"private-room client-after {"i":1}"#)
+            await cli.waitForStandardError(containing: "client event:")
+            let received = await server.waitForMessages(named: "client-after", count: 1)
+            #expect(received.count == 1)
+            #expect(cli.standardError.contains("longer than 200"), "stderr: \(cli.standardError)")
+            cli.send(signal: SIGINT)
+            #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+        }
+    }
+}
