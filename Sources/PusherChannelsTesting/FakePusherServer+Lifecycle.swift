@@ -15,8 +15,9 @@ extension FakePusherServer {
         case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
-    /// Starts a server on a free loopback port (TLS only when ``Configuration/tls`` is set), runs
-    /// `body`, then closes every connection and stops.
+    /// Starts a server on ``Configuration/bindAddress`` and ``Configuration/port`` (a free loopback
+    /// port by default; TLS only when ``Configuration/tls`` is set), runs `body`, then closes every
+    /// connection, those still in their handshake included, and stops.
     public static func withRunning<Result: Sendable>(
         configuration: Configuration = Configuration(),
         isolation: isolated (any Actor)? = #isolation,
@@ -25,22 +26,34 @@ extension FakePusherServer {
         let refusing = NIOLockedValueBox(false)
         let refusedCount = NIOLockedValueBox(0)
         let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
+        let limits = configuration.limits
+        let handshakeTimeout = TimeAmount.nanoseconds(Int64(limits.handshakeTimeout.nanoseconds))
+        let open = OpenChannels()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { channel in
-                channel.eventLoop.makeCompletedFuture {
+            .bind(host: configuration.bindAddress, port: configuration.port) { channel in
+                // Over the connection bound: closed at once; its task ends on the failed upgrade.
+                guard open.insert(channel, limit: limits.connections) else {
+                    channel.close(promise: nil)
+                    return channel.eventLoop.makeSucceededFuture(
+                        channel.eventLoop.makeFailedFuture(ChannelError.inputClosed))
+                }
+                // The upgrade request (or a plain HTTP request's head) must come in time.
+                let deadline = channel.eventLoop.scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }
+                return channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     }
                     let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
-                        maxFrameSize: 1 << 24,
+                        maxFrameSize: limits.frameBytes,
                         shouldUpgrade: { channel, _ in
                             let refuse = refusing.withLockedValue { $0 }
                             if refuse { refusedCount.withLockedValue { $0 += 1 } }
                             return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
                         },
                         upgradePipelineHandler: { channel, head in
-                            channel.eventLoop.makeCompletedFuture {
+                            deadline.cancel()
+                            return channel.eventLoop.makeCompletedFuture {
                                 let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                                     wrappingChannelSynchronously: channel)
                                 return UpgradeResult.websocket(asyncChannel, uri: head.uri)
@@ -50,7 +63,8 @@ extension FakePusherServer {
                     let configuration = NIOTypedHTTPServerUpgradeConfiguration(
                         upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in
-                            channel.eventLoop.makeCompletedFuture {
+                            deadline.cancel()
+                            return channel.eventLoop.makeCompletedFuture {
                                 let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                                     wrappingChannelSynchronously: channel
                                 )
@@ -66,13 +80,15 @@ extension FakePusherServer {
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
-        let (webhookBodies, webhookQueue) = AsyncStream.makeStream(of: [UInt8].self)
+        let (webhookBodies, webhookQueue) = AsyncStream.makeStream(
+            of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.queuedWebhooks))
+        let webhookTargets = (configuration.webhooks.map { [$0] } ?? []) + configuration.additionalWebhooks
         let server = FakePusherServer(
             configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount,
-            webhookQueue: configuration.webhooks == nil ? nil : webhookQueue)
+            webhookQueue: webhookTargets.isEmpty ? nil : webhookQueue)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
-            if let target = configuration.webhooks {
-                group.addTask { await server.deliverWebhooks(webhookBodies, to: target) }
+            if !webhookTargets.isEmpty {
+                group.addTask { await server.deliverWebhooks(webhookBodies, to: webhookTargets) }
             }
             group.addTask {
                 try await withThrowingDiscardingTaskGroup { connections in
@@ -89,11 +105,15 @@ extension FakePusherServer {
             } catch {
                 await server.dropAll()
                 listener.channel.close(promise: nil)
+                open.closeAll()
                 group.cancelAll()
                 throw error
             }
             await server.dropAll()
             listener.channel.close(promise: nil)
+            // Connections still in their handshake wait in `upgrade.get()`, which cancellation does
+            // not end: closing them does.
+            open.closeAll()
             group.cancelAll()
             return result
         }
@@ -114,7 +134,9 @@ extension FakePusherServer {
 
     private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws
     {
-        let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
+        let bound = self.configuration.limits.queuedFrames
+        let (frames, outbox) = AsyncStream.makeStream(
+            of: WebSocketFrame.self, bufferingPolicy: bound.map { .bufferingOldest($0) } ?? .unbounded)
         let id = await self.open(uri: uri, sink: .loopback(outbox: outbox, channel: channel.channel))
         defer { outbox.finish() }
         try await channel.executeThenClose { inbound, outbound in

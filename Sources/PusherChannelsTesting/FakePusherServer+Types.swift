@@ -44,6 +44,17 @@ extension FakePusherServer {
         /// endpoints) and presents that test certificate, issued by the test CA of
         /// ``TestCertificates``; nil (the default) serves plain `ws://` and `http://`.
         public var tls: TestCertificates.Server?
+        /// The address the server listens on (`127.0.0.1` by default; `0.0.0.0` for every interface).
+        /// ``FakePusherServer/clientOptions()`` still connects over loopback.
+        public var bindAddress: String = "127.0.0.1"
+        /// The port the server listens on; 0 (the default) picks a free one (see ``FakePusherServer/port``).
+        public var port: Int = 0
+        /// How a subscription or sign-in with an invalid signature is refused.
+        public var authRefusal: AuthRefusal = .pusherError
+        /// Receivers that get every webhook too, after ``webhooks`` (signed with their own key and secret).
+        public var additionalWebhooks: [WebhookTarget] = []
+        /// The bounds of connections, frames, requests and handshakes.
+        public var limits: Limits = Limits()
 
         public enum DataEncoding: Sendable {
             case string

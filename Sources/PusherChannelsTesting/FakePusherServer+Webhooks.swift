@@ -16,6 +16,8 @@ import Foundation
 extension FakePusherServer {
     /// How long one webhook delivery may take before it counts as failed.
     static let webhookTimeout = TimeAmount.seconds(5)
+    /// Most webhooks waiting for delivery; more are dropped and counted as failed.
+    static let queuedWebhooks = 10_000
 
     func webhookChannelOccupied(_ channel: String) {
         self.queueWebhook(["name": "channel_occupied", "channel": .string(channel)])
@@ -47,29 +49,33 @@ extension FakePusherServer {
         guard let queue = self.webhookQueue else { return }
         let timeMs = Int((Date().timeIntervalSince1970 * 1000).rounded())
         let body = JSONValue.object(["time_ms": .number(String(timeMs)), "events": .array([.object(event)])])
-        queue.yield(Array(body.jsonText.utf8))
+        if case .dropped = queue.yield(Array(body.jsonText.utf8)) { self.webhooksFailed += 1 }
     }
 
-    /// Sends the queued webhooks one after the other until the server stops; each counts as
-    /// delivered on a 2xx answer and as failed otherwise (another status, no answer in time, a
-    /// transport error).
-    nonisolated func deliverWebhooks(_ bodies: AsyncStream<[UInt8]>, to target: WebhookTarget) async {
+    /// Sends the queued webhooks one after the other until the server stops, each to every target
+    /// in turn; each delivery counts as delivered on a 2xx answer and as failed otherwise (another
+    /// status, no answer in time, a transport error).
+    nonisolated func deliverWebhooks(_ bodies: AsyncStream<[UInt8]>, to targets: [WebhookTarget]) async {
         for await body in bodies {
-            var request = HTTPClientRequest(url: target.url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "X-Pusher-Key", value: target.key)
-            request.headers.add(name: "X-Pusher-Signature", value: HMACSHA256.hex(key: target.secret, message: body))
-            request.body = .bytes(ByteBuffer(bytes: body))
-            var delivered = false
-            do {
-                let response = try await HTTPClient.shared.execute(request, timeout: Self.webhookTimeout)
-                delivered = (200..<300).contains(response.status.code)
-                _ = try await response.body.collect(upTo: 1 << 20)
-            } catch {
-                // Counted as a failed delivery below.
+            for target in targets {
+                await self.webhookFinished(delivered: await Self.deliver(body, to: target))
             }
-            await self.webhookFinished(delivered: delivered)
+        }
+    }
+
+    private static func deliver(_ body: [UInt8], to target: WebhookTarget) async -> Bool {
+        var request = HTTPClientRequest(url: target.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "X-Pusher-Key", value: target.key)
+        request.headers.add(name: "X-Pusher-Signature", value: HMACSHA256.hex(key: target.secret, message: body))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: Self.webhookTimeout)
+            _ = try await response.body.collect(upTo: 1 << 20)
+            return (200..<300).contains(response.status.code)
+        } catch {
+            return false
         }
     }
 
