@@ -40,7 +40,7 @@ extension FakePusherServer {
     /// kept-alive connection), its body within ``Limits/requestBytes`` (413 otherwise).
     nonisolated func serveHTTP(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async throws {
         let limits = self.configuration.limits
-        let timeout = TimeAmount.nanoseconds(Int64(limits.handshakeTimeout.nanoseconds))
+        let timeout = limits.handshakeTimeAmount
         let connection = channel.channel
         var deadline = connection.eventLoop.scheduleTask(in: timeout) { connection.close(promise: nil) }
         defer { deadline.cancel() }

@@ -27,16 +27,18 @@ extension FakePusherServer {
         let refusedCount = NIOLockedValueBox(0)
         let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
         let limits = configuration.limits
-        let handshakeTimeout = TimeAmount.nanoseconds(Int64(limits.handshakeTimeout.nanoseconds))
+        let handshakeTimeout = limits.handshakeTimeAmount
         let open = OpenChannels()
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: configuration.bindAddress, port: configuration.port) { channel in
+            .bind(host: configuration.bindAddress, port: configuration.port) {
+                (channel: any Channel) -> EventLoopFuture<EventLoopFuture<UpgradeResult>> in
                 // Over the connection bound: closed at once; its task ends on the failed upgrade.
                 guard open.insert(channel, limit: limits.connections) else {
                     channel.close(promise: nil)
-                    return channel.eventLoop.makeSucceededFuture(
-                        channel.eventLoop.makeFailedFuture(ChannelError.inputClosed))
+                    let refused: EventLoopFuture<UpgradeResult> = channel.eventLoop.makeFailedFuture(
+                        ChannelError.inputClosed)
+                    return channel.eventLoop.makeSucceededFuture(refused)
                 }
                 // The upgrade request (or a plain HTTP request's head) must come in time.
                 let deadline = channel.eventLoop.scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import NIOCore
+
 extension FakePusherServer {
     /// What one server accepts at most: connections, bytes and time. A connection over a bound is
     /// closed; an HTTP request over ``requestBytes`` gets 413.
@@ -29,6 +31,12 @@ extension FakePusherServer {
             self.requestBytes = requestBytes
             self.handshakeTimeout = handshakeTimeout
             self.queuedFrames = queuedFrames
+        }
+
+        /// ``handshakeTimeout`` for an event loop's timers.
+        var handshakeTimeAmount: TimeAmount {
+            let (seconds, attoseconds) = self.handshakeTimeout.components
+            return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         }
     }
 }

@@ -2,6 +2,7 @@
 
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import PusherChannels
 import PusherChannelsTesting

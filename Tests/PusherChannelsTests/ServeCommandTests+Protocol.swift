@@ -7,8 +7,8 @@ import Testing
 // `serve`'s WebSocket side, read on the wire.
 extension ServeCommandTests {
     @Test(
-        "a wrong subscription auth gets pusher:subscription_error (AuthError, 401) on that channel and the "
-            + "connection stays open; a right one succeeds")
+        "a wrong subscription auth: pusher:subscription_error (AuthError, 401), the connection stays open"
+    )
     func subscriptionAuth() async throws {
         let started = try await Self.start()
         let pusher = try Self.publisher(port: started.port)
@@ -34,8 +34,8 @@ extension ServeCommandTests {
     }
 
     @Test(
-        "client events on private and presence channels reach the other members only, data byte for byte, "
-            + "with user_id on presence; refused on public channels")
+        "client events reach the other members only, data byte for byte, user_id on presence; not on public"
+    )
     func clientEvents() async throws {
         let started = try await Self.start()
         try await RawWebSocket.withConnection(port: started.port, path: Self.path) { first in
@@ -90,8 +90,8 @@ extension ServeCommandTests {
     }
 
     @Test(
-        "sign-in: a bad signature gets pusher:error 4009; a good one succeeds, #server-to-user-ID subscribes, "
-            + "sendToUser reaches it, terminateConnections closes it with 4009")
+        "sign-in: bad → pusher:error 4009; good → #server-to-user-ID, sendToUser, terminateConnections closes 4009"
+    )
     func signIn() async throws {
         let started = try await Self.start()
         let pusher = try Self.publisher(port: started.port)

@@ -49,7 +49,8 @@ struct ServeCommandTests {
 
     /// The socket id of a `pusher:connection_established` frame.
     static func socketID(_ established: String?) throws -> String {
-        let data = try #require(try JSONValue(parsing: try #require(established))["data"]?.stringValue)
+        let text = try #require(established)
+        let data = try #require(try JSONValue(parsing: text)["data"]?.stringValue)
         return try #require(try JSONValue(parsing: data)["socket_id"]?.stringValue)
     }
 
@@ -78,8 +79,8 @@ struct ServeCommandTests {
     static var path: String { "/app/\(Self.key)?protocol=7&client=raw&version=1" }
 
     @Test(
-        "the first stdout line is {host, port, app_id, key} and nothing follows; the secret file's newline is ignored; "
-            + "SIGTERM closes a connected client (4200) and exits 0 within 5 s")
+        "stdout: one line {host, port, app_id, key}; secret file's newline ignored; SIGTERM: close 4200, exit 0 in 5 s"
+    )
     func announceAndTerminate() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
