@@ -49,8 +49,11 @@ struct RawWebSocket {
                         notUpgradingCompletionHandler: { channel in
                             channel.eventLoop.makeCompletedFuture { UpgradeResult.refused }
                         })
+                    // Frames the server sends right behind its 101 answer arrive with it: kept.
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: configuration))
+                        configuration: pipeline)
                 }
             }
         guard case .websocket(let channel) = try await upgrade.get() else {
