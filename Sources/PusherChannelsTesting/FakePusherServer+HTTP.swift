@@ -67,12 +67,12 @@ extension FakePusherServer {
                     (status, text) = await self.authorize(head: head, body: String(buffer: body))
                 } else if let head, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
                     (status, text) = await self.authenticateUser(head: head, body: String(buffer: body))
-                } else if let head, head.uri.hasPrefix("/apps/") {
+                } else if let head, Self.isAPIRequest(head) {
                     (status, text) = await self.serveAPI(
                         method: head.method, uri: head.uri, body: Array(body.readableBytesView))
                 }
                 // HTTP API requests may keep the connection for the next one (a pooled client).
-                let keepAlive = head?.uri.hasPrefix("/apps/") == true && head?.isKeepAlive == true
+                let keepAlive = head.map { Self.isAPIRequest($0) && $0.isKeepAlive } ?? false
                 try await outbound.write(contentsOf: Self.response(status, text, keepAlive: keepAlive))
                 guard keepAlive else { return }
                 deadline = connection.eventLoop.scheduleTask(in: timeout) { connection.close(promise: nil) }
@@ -80,6 +80,11 @@ extension FakePusherServer {
                 body.clear()
             }
         }
+    }
+
+    /// A request to the HTTP API: under `/apps/`, or `/users/` (see ``serveAPI(method:uri:body:)``).
+    private static func isAPIRequest(_ head: HTTPRequestHead) -> Bool {
+        head.uri.hasPrefix("/apps/") || head.uri.hasPrefix(Self.rootUsersPrefix)
     }
 
     /// The parts of a JSON response.

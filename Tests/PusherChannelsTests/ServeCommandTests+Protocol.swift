@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
 import PusherChannels
 import PusherChannelsServer
 import Testing
@@ -143,6 +147,38 @@ extension ServeCommandTests {
             #expect(try await socket.next(event: "pusher_internal:subscription_succeeded") != nil)
             let cached = try #require(try await socket.nextText())
             #expect(cached == #"{"event":"price","channel":"cache-prices","data":"9"}"#)
+        }
+        await Self.stop(started)
+    }
+
+    @Test("terminate_connections at /users/ID/… (pusher-http-python 3.3.4's path), signed, closes with 4009")
+    func terminateAtRootPath() async throws {
+        let started = try await Self.start()
+        try await RawWebSocket.withConnection(port: started.port, path: Self.path) { socket in
+            let socketID = try Self.socketID(try await socket.next(event: "pusher:connection_established"))
+            let userData = #"{"id":"dave"}"#
+            let auth = PusherSignature.userAuthentication(
+                key: Self.key, secret: Self.secret, socketID: socketID, userData: userData)
+            try await socket.send(
+                JSONValue.object([
+                    "event": "pusher:signin", "data": .object(["auth": .string(auth), "user_data": .string(userData)]),
+                ]).jsonText)
+            #expect(try await socket.next(event: "pusher:signin_success") != nil)
+            let path = "/users/dave/terminate_connections"
+            let body = "{}"
+            var query =
+                "auth_key=\(Self.key)&auth_timestamp=\(Int(Date().timeIntervalSince1970))&auth_version=1.0"
+                + "&body_md5=\(MD5Digest.hex(Array(body.utf8)))"
+            query += "&auth_signature=" + HMACSHA256.hex(key: Self.secret, message: "POST\n\(path)\n\(query)")
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(started.port)\(path)?\(query)")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            #expect(response.status.code == 200)
+            var frame = try await socket.next()
+            while case .text = frame { frame = try await socket.next() }
+            #expect(frame == .close(code: 4009))
         }
         await Self.stop(started)
     }

@@ -19,7 +19,7 @@ import pusher
 import pysher
 import websocket
 
-KEY, SECRET, APP_ID = "interop-key", "interop-secret", "interop-app"
+KEY, SECRET, APP_ID = "interop-key", "interop-secret", "4242"
 
 
 def wait_for(condition, what, timeout=10.0):
@@ -107,17 +107,17 @@ def main():
         port = announced["port"]
         api = pusher.Pusher(app_id=APP_ID, key=KEY, secret=SECRET, host="127.0.0.1", port=port, ssl=False)
 
-        events = ["news", "client-hello", "pusher:subscription_succeeded", "pusher:subscription_error", "pusher:cache_miss"]
+        events = ["news", "client-hello", "pusher_internal:subscription_succeeded", "pusher:subscription_error", "pusher:cache_miss"]
         alice, alice_seen = client(port, SECRET, {"user_id": "alice", "user_info": {"name": "Alice"}}), Recorder()
         connect(alice, ["interop", "private-interop", "presence-interop", "cache-interop"], alice_seen, events)
         bob, bob_seen = client(port, SECRET, {"user_id": "bob"}), Recorder()
         connect(bob, ["private-interop", "presence-interop"], bob_seen, events)
         eve, eve_seen = client(port, "wrong-secret", {"user_id": "eve"}), Recorder()
         connect(eve, ["private-interop", "interop"], eve_seen, events)
-        wait_for(lambda: len(alice_seen.events("presence-interop", "pusher:subscription_succeeded")) == 1
-                 and len(bob_seen.events("presence-interop", "pusher:subscription_succeeded")) == 1
+        wait_for(lambda: len(alice_seen.events("presence-interop", "pusher_internal:subscription_succeeded")) == 1
+                 and len(bob_seen.events("presence-interop", "pusher_internal:subscription_succeeded")) == 1
                  and eve_seen.events("private-interop", "pusher:subscription_error")
-                 and eve_seen.events("interop", "pusher:subscription_succeeded"), "subscriptions")
+                 and eve_seen.events("interop", "pusher_internal:subscription_succeeded"), "subscriptions")
         refusal = eve_seen.events("private-interop", "pusher:subscription_error")[0]
         refusal = json.loads(refusal) if isinstance(refusal, str) else refusal
         assert refusal["type"] == "AuthError" and refusal["status"] == 401, refusal
