@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // `HTTPFields` and `HTTPResponse.Status` in the server side's endpoint calls (what
+        // Hummingbird 2 speaks; Vapor converts).
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // `swift package generate-documentation` (scripts/docs); a plugin only, nothing is linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -118,6 +121,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // The endpoint calls: `HTTPFields` in, `HTTPResponse.Status` out.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .executableTarget(
@@ -156,6 +161,7 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             // A copy of ../shared/vectors/pusher-http-api.json, read at test time through #filePath.
             exclude: ["Vectors"]

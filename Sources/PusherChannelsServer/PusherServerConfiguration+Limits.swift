@@ -14,7 +14,8 @@ extension PusherServerConfiguration {
     /// ```
     ///
     /// Channel-name characters (`A-Z a-z 0-9 _ - = @ , . ;`, and `#` only in `#server-to-user-`
-    /// names) and `socket_id`s are checked whatever the limits.
+    /// names) and `socket_id`s (digits, a dot, digits; at most 64 bytes) are checked whatever the
+    /// limits.
     public struct Limits: Sendable, Hashable, CustomStringConvertible {
         /// Channels in one trigger (Pusher: 100).
         public var channelsPerTrigger: Int?
@@ -23,10 +24,10 @@ extension PusherServerConfiguration {
         /// UTF-8 bytes of one event's `data` as sent: for encrypted channels, the ciphertext JSON
         /// (Pusher: 10,240).
         public var dataBytes: Int?
-        /// Characters of a channel name (200, as the official libraries check; Pusher's
-        /// documentation says 164).
+        /// UTF-8 bytes of a channel name (Pusher: 164, as its documentation says; the client and the
+        /// fake server check the same).
         public var channelNameLength: Int?
-        /// Characters of an event name (Pusher: 200).
+        /// UTF-8 bytes of an event name (Pusher: 200).
         public var eventNameLength: Int?
 
         /// Limits with the given values; `nil` leaves one unchecked.
@@ -35,8 +36,8 @@ extension PusherServerConfiguration {
         ///   - channelsPerTrigger: Channels in one trigger.
         ///   - eventsPerBatch: Events in one batch trigger.
         ///   - dataBytes: UTF-8 bytes of one event's data as sent.
-        ///   - channelNameLength: Characters of a channel name.
-        ///   - eventNameLength: Characters of an event name.
+        ///   - channelNameLength: UTF-8 bytes of a channel name.
+        ///   - eventNameLength: UTF-8 bytes of an event name.
         public init(
             channelsPerTrigger: Int? = nil,
             eventsPerBatch: Int? = nil,
@@ -52,9 +53,11 @@ extension PusherServerConfiguration {
         }
 
         /// Pusher's limits: 100 channels per trigger, 10 events per batch, 10,240 bytes of data,
-        /// channel and event names of at most 200 characters.
+        /// channel names of at most 164 bytes and event names of at most 200 bytes.
         public static let pusher = Limits(
-            channelsPerTrigger: 100, eventsPerBatch: 10, dataBytes: 10_240, channelNameLength: 200, eventNameLength: 200
+            channelsPerTrigger: 100, eventsPerBatch: 10, dataBytes: 10_240,
+            channelNameLength: PusherNameRules.maximumChannelNameBytes,
+            eventNameLength: PusherNameRules.maximumEventNameBytes
         )
 
         /// No numeric limit: for self-hosted servers with their own. Names and `socket_id`s are still

@@ -3,51 +3,51 @@
 /// The checks every call makes before it builds a request: names, `socket_id`s and limits.
 enum RequestRules {
     /// The prefix of the channels `sendToUser` publishes on, the only names that may hold `#`.
-    static let serverToUserPrefix = "#server-to-user-"
+    static let serverToUserPrefix = PusherNameRules.serverToUserPrefix
     static let encryptedPrefix = "private-encrypted-"
 
-    /// Checks a channel name: 1…`limits.channelNameLength` characters from `A-Z a-z 0-9 _ - = @ , . ;`,
-    /// or a `#server-to-user-` name when `allowsServerToUser`.
+    /// Checks a channel name with ``PusherNameRules``: 1…`limits.channelNameLength` bytes from
+    /// `A-Z a-z 0-9 _ - = @ , . ;`, or a `#server-to-user-` name when `allowsServerToUser`.
     static func checkChannel(
         _ name: String, limits: PusherServerConfiguration.Limits, allowsServerToUser: Bool = true
     ) throws(PusherServerError) {
-        guard !name.isEmpty else { throw PusherServerError(.invalidArgument, "a channel name is empty") }
-        var rest = Substring(name)
-        if name.hasPrefix("#") {
-            guard allowsServerToUser, name.hasPrefix(Self.serverToUserPrefix),
-                name.utf8.count > Self.serverToUserPrefix.utf8.count
-            else {
-                throw PusherServerError(
-                    .invalidArgument, "the channel name \(name) starts with '#', which only #server-to-user- names may")
-            }
-            rest = rest.dropFirst(Self.serverToUserPrefix.utf8.count)
-        }
-        guard rest.utf8.allSatisfy(Self.isChannelNameByte) else {
+        let problem = PusherNameRules.channelNameProblem(
+            name, maximumBytes: limits.channelNameLength, allowsServerToUser: allowsServerToUser)
+        switch problem {
+        case nil:
+            return
+        case .empty:
+            throw PusherServerError(.invalidArgument, "a channel name is empty")
+        case .reserved:
             throw PusherServerError(
                 .invalidArgument,
-                "the channel name \(name) has a character other than A-Z a-z 0-9 _ - = @ , . ;")
-        }
-        if let maximum = limits.channelNameLength, name.utf8.count > maximum {
+                "the channel name \(Self.shown(name)) starts with '#', which only #server-to-user- names may")
+        case .invalidCharacter:
             throw PusherServerError(
-                .limitExceeded, "the channel name \(name) is \(name.utf8.count) characters, more than \(maximum)")
+                .invalidArgument,
+                "the channel name \(Self.shown(name)) has a character other than A-Z a-z 0-9 _ - = @ , . ;")
+        case .tooLong(let bytes, let maximum):
+            throw PusherServerError(
+                .limitExceeded, "the channel name \(Self.shown(name)) is \(bytes) bytes, more than \(maximum)")
         }
     }
 
-    /// Checks an event name: not empty, at most `limits.eventNameLength` characters.
+    /// Checks an event name: not empty, at most `limits.eventNameLength` bytes.
     static func checkEvent(_ name: String, limits: PusherServerConfiguration.Limits) throws(PusherServerError) {
         guard !name.isEmpty else { throw PusherServerError(.invalidArgument, "the event name is empty") }
-        if let maximum = limits.eventNameLength, name.count > maximum {
-            throw PusherServerError(.limitExceeded, "the event name is \(name.count) characters, more than \(maximum)")
+        guard PusherNameRules.isValidEventName(name, maximumBytes: limits.eventNameLength) else {
+            throw PusherServerError(
+                .limitExceeded, "the event name is \(name.utf8.count) bytes, more than \(limits.eventNameLength ?? 0)")
         }
     }
 
-    /// Checks a `socket_id`: digits, a dot, digits.
+    /// Checks a `socket_id` with ``PusherNameRules``: digits, a dot, digits, at most 64 bytes.
     static func checkSocketID(_ socketID: String) throws(PusherServerError) {
-        let parts = socketID.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 2,
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } })
-        else {
-            throw PusherServerError(.invalidArgument, "the socket id \(socketID) is not digits.digits")
+        guard PusherNameRules.isValidSocketID(socketID) else {
+            throw PusherServerError(
+                .invalidArgument,
+                "the socket id \(Self.shown(socketID)) is not digits.digits of at most \(PusherNameRules.maximumSocketIDBytes) bytes"
+            )
         }
     }
 
@@ -70,14 +70,17 @@ enum RequestRules {
 
     static func isEncrypted(_ channel: String) -> Bool { channel.hasPrefix(Self.encryptedPrefix) }
 
-    static func isChannelNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "="),
-            UInt8(ascii: "@"), UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: ";"):
-            true
-        default:
-            false
+    static func isChannelNameByte(_ byte: UInt8) -> Bool { PusherNameRules.isChannelNameByte(byte) }
+
+    /// `text` for an error message: at most 200 bytes of it (the name may be anything a caller
+    /// passed), cut at a character boundary.
+    static func shown(_ text: String) -> String {
+        guard text.utf8.count > 200 else { return text }
+        var cut = ""
+        for character in text {
+            guard cut.utf8.count + character.utf8.count <= 200 else { break }
+            cut.append(character)
         }
+        return cut + "…"
     }
 }

@@ -96,8 +96,8 @@ extension FakePusherServer {
 
     /// One event of a trigger or batch trigger request, validated.
     struct APIEvent {
-        /// Longest event name Pusher accepts.
-        static let maximumNameLength = 200
+        /// Longest event name Pusher accepts, in bytes.
+        static let maximumNameLength = PusherNameRules.maximumEventNameBytes
 
         let name: String
         let channels: [String]
@@ -147,8 +147,8 @@ extension FakePusherServer {
             if channels.count > 1, channels.contains(where: { ChannelName.kind(of: $0) == .privateEncrypted }) {
                 throw APIError(.badRequest, "Cannot trigger to several channels when one is encrypted")
             }
-            guard !name.isEmpty, name.utf8.count <= Self.maximumNameLength else {
-                throw APIError(.badRequest, "Invalid event name: 1 to \(Self.maximumNameLength) characters")
+            guard PusherNameRules.isValidEventName(name) else {
+                throw APIError(.badRequest, "Invalid event name: 1 to \(Self.maximumNameLength) bytes")
             }
             var socketID: String?
             if let value = json["socket_id"] {
@@ -174,20 +174,14 @@ extension FakePusherServer {
             self.info = info
         }
 
-        /// A valid channel name, or a user's `#server-to-user-ID` channel.
+        /// A valid channel name, or a user's `#server-to-user-ID` channel (``PusherNameRules``).
         static func isValidChannel(_ channel: String) -> Bool {
-            if channel.hasPrefix(FakePusherServer.userChannelPrefix) {
-                return channel.utf8.count > FakePusherServer.userChannelPrefix.utf8.count
-                    && channel.utf8.count <= 200
-            }
-            return (try? ChannelName(validating: channel)) != nil
+            PusherNameRules.isValidChannelName(channel, allowsServerToUser: true)
         }
 
-        /// `digits.digits`.
+        /// `digits.digits`, at most 64 bytes (``PusherNameRules``).
         static func isValidSocketID(_ text: String) -> Bool {
-            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            return parts.count == 2
-                && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+            PusherNameRules.isValidSocketID(text)
         }
 
         /// A comma-separated `info` value's attributes; an unknown one is refused.

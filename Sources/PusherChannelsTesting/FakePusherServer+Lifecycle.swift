@@ -15,88 +15,50 @@ extension FakePusherServer {
         case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
-    /// Starts a server on ``Configuration/bindAddress`` and ``Configuration/port`` (a free loopback
-    /// port by default; TLS only when ``Configuration/tls`` is set), runs `body`, then closes every
-    /// connection, those still in their handshake included, and stops.
+    /// An accepted connection, before its first request: the channel (to close it when the server
+    /// stops before the request comes) and what the request turns it into.
+    private struct Accepted: Sendable {
+        let channel: any Channel
+        let upgrade: EventLoopFuture<UpgradeResult>
+    }
+
+    /// Starts a server on ``Configuration/bindAddress`` (loopback by default) and
+    /// ``Configuration/port`` (or a free port; TLS only when ``Configuration/tls`` is set), within
+    /// ``Configuration/limits``, runs `body`, then closes every connection and stops.
+    ///
+    /// Stopping waits for no client: connections that never sent a request (an HTTP client's idle
+    /// pooled connection, a silent peer) and idle HTTP keep-alive connections are closed too, so
+    /// this returns promptly whatever clients left open.
+    ///
+    /// - Throws: `PusherError` with code `invalidConfiguration` for a port outside 0...65535 or a
+    ///   webhook target without a secret (see ``setWebhookTarget(_:)``),
+    ///   `PusherError` with code `transportFailed` when the port cannot be listened on (in use), and
+    ///   whatever `body` throws.
     public static func withRunning<Result: Sendable>(
         configuration: Configuration = Configuration(),
         isolation: isolated (any Actor)? = #isolation,
         _ body: (FakePusherServer) async throws -> Result
     ) async throws -> Result {
-        let refusing = NIOLockedValueBox(false)
-        let refusedCount = NIOLockedValueBox(0)
-        let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
-        let limits = configuration.limits
-        let handshakeTimeout = limits.handshakeTimeAmount
-        let open = OpenChannels()
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: configuration.bindAddress, port: configuration.port) {
-                (channel: any Channel) -> EventLoopFuture<EventLoopFuture<UpgradeResult>> in
-                // Over the connection bound: closed at once; its task ends on the failed upgrade.
-                guard open.insert(channel, limit: limits.connections) else {
-                    channel.close(promise: nil)
-                    let refused: EventLoopFuture<UpgradeResult> = channel.eventLoop.makeFailedFuture(
-                        ChannelError.inputClosed)
-                    return channel.eventLoop.makeSucceededFuture(refused)
-                }
-                // The upgrade request (or a plain HTTP request's head) must come in time.
-                let deadline = channel.eventLoop.scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }
-                return channel.eventLoop.makeCompletedFuture {
-                    if let sslContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    }
-                    let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
-                        maxFrameSize: limits.frameBytes,
-                        shouldUpgrade: { channel, _ in
-                            let refuse = refusing.withLockedValue { $0 }
-                            if refuse { refusedCount.withLockedValue { $0 += 1 } }
-                            return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
-                        },
-                        upgradePipelineHandler: { channel, head in
-                            deadline.cancel()
-                            return channel.eventLoop.makeCompletedFuture {
-                                let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
-                                    wrappingChannelSynchronously: channel)
-                                return UpgradeResult.websocket(asyncChannel, uri: head.uri)
-                            }
-                        }
-                    )
-                    let configuration = NIOTypedHTTPServerUpgradeConfiguration(
-                        upgraders: [upgrader],
-                        notUpgradingCompletionHandler: { channel in
-                            deadline.cancel()
-                            return channel.eventLoop.makeCompletedFuture {
-                                let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                                    wrappingChannelSynchronously: channel
-                                )
-                                return UpgradeResult.http(asyncChannel)
-                            }
-                        }
-                    )
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
-                        configuration: .init(upgradeConfiguration: configuration)
-                    )
-                }
-            }
+        guard (0...65_535).contains(configuration.port) else {
+            throw PusherError(.invalidConfiguration, "the fake server's port must be in 0...65535")
+        }
+        let webhookTarget = try Self.resolved(configuration.webhooks, configuration: configuration)
+        let (listener, refusing, refusedCount) = try await Self.listen(configuration: configuration)
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
-        let (webhookBodies, webhookQueue) = AsyncStream.makeStream(
-            of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.queuedWebhooks))
-        let webhookTargets = (configuration.webhooks.map { [$0] } ?? []) + configuration.additionalWebhooks
+        let (deliveries, webhookQueue) = AsyncStream.makeStream(
+            of: (target: WebhookTarget, body: [UInt8]).self, bufferingPolicy: .bufferingOldest(Self.queuedWebhooks))
         let server = FakePusherServer(
-            configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount,
-            webhookQueue: webhookTargets.isEmpty ? nil : webhookQueue)
+            configuration: configuration, port: port, refusing: refusing,
+            refusedCount: refusedCount, webhookQueue: webhookQueue, webhookTarget: webhookTarget)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
-            if !webhookTargets.isEmpty {
-                group.addTask { await server.deliverWebhooks(webhookBodies, to: webhookTargets) }
-            }
+            group.addTask { await server.deliverWebhooks(deliveries) }
             group.addTask {
                 try await withThrowingDiscardingTaskGroup { connections in
                     try await listener.executeThenClose { inbound in
-                        for try await upgrade in inbound {
-                            connections.addTask { await server.handle(upgrade) }
+                        for try await accepted in inbound {
+                            connections.addTask { await server.handle(accepted) }
                         }
                     }
                 }
@@ -107,27 +69,117 @@ extension FakePusherServer {
             } catch {
                 await server.dropAll()
                 listener.channel.close(promise: nil)
-                open.closeAll()
                 group.cancelAll()
                 throw error
             }
             await server.dropAll()
             listener.channel.close(promise: nil)
-            // Connections still in their handshake wait in `upgrade.get()`, which cancellation does
-            // not end: closing them does.
-            open.closeAll()
             group.cancelAll()
             return result
         }
     }
 
-    private nonisolated func handle(_ upgrade: EventLoopFuture<UpgradeResult>) async {
+    /// The listening channel and the refusal switch its upgrader reads.
+    private static func listen(
+        configuration: Configuration
+    ) async throws -> (
+        channel: NIOAsyncChannel<Accepted, Never>, refusing: NIOLockedValueBox<Bool>,
+        refusedCount: NIOLockedValueBox<Int>
+    ) {
+        let refusing = NIOLockedValueBox(false)
+        let refusedCount = NIOLockedValueBox(0)
+        let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
+        let limits = configuration.limits
+        let handshakeTimeout = limits.handshakeTimeAmount
+        let open = OpenChannels()
         do {
-            switch try await upgrade.get() {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: configuration.bindAddress, port: configuration.port) { channel in
+                    // Over the connection bound: closed at once; its task ends on the failed upgrade.
+                    guard open.insert(channel, limit: limits.connections) else {
+                        channel.close(promise: nil)
+                        let refused: EventLoopFuture<UpgradeResult> = channel.eventLoop.makeFailedFuture(
+                            ChannelError.inputClosed)
+                        return channel.eventLoop.makeSucceededFuture(Accepted(channel: channel, upgrade: refused))
+                    }
+                    // The upgrade request (or a plain HTTP request's head) must come in time.
+                    let deadline = channel.eventLoop.scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }
+                    return channel.eventLoop.makeCompletedFuture {
+                        if let sslContext {
+                            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                        }
+                        let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                            configuration: .init(
+                                upgradeConfiguration: Self.upgradeConfiguration(
+                                    refusing: refusing, refusedCount: refusedCount, maxFrameSize: limits.frameBytes,
+                                    deadline: deadline))
+                        )
+                        return Accepted(channel: channel, upgrade: upgrade)
+                    }
+                }
+            return (channel, refusing, refusedCount)
+        } catch {
+            throw PusherError(
+                .transportFailed,
+                "the fake server could not listen on \(configuration.bindAddress):\(configuration.port): \(error)")
+        }
+    }
+
+    /// A WebSocket upgrade (refused while ``refuseConnections(_:)`` is on), or plain HTTP; either
+    /// cancels the handshake's `deadline`.
+    private static func upgradeConfiguration(
+        refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>, maxFrameSize: Int,
+        deadline: Scheduled<Void>
+    ) -> NIOTypedHTTPServerUpgradeConfiguration<UpgradeResult> {
+        let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+            maxFrameSize: maxFrameSize,
+            shouldUpgrade: { channel, _ in
+                let refuse = refusing.withLockedValue { $0 }
+                if refuse { refusedCount.withLockedValue { $0 += 1 } }
+                return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
+            },
+            upgradePipelineHandler: { channel, head in
+                deadline.cancel()
+                return channel.eventLoop.makeCompletedFuture {
+                    let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                        wrappingChannelSynchronously: channel)
+                    return UpgradeResult.websocket(asyncChannel, uri: head.uri)
+                }
+            }
+        )
+        return NIOTypedHTTPServerUpgradeConfiguration(
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                deadline.cancel()
+                return channel.eventLoop.makeCompletedFuture {
+                    let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                        wrappingChannelSynchronously: channel
+                    )
+                    return UpgradeResult.http(asyncChannel)
+                }
+            }
+        )
+    }
+
+    /// Serves one accepted connection. Until its first request arrives only cancellation (the
+    /// server stopping) ends the wait: it closes the channel, which fails the pending upgrade.
+    private nonisolated func handle(_ accepted: Accepted) async {
+        do {
+            let upgrade = try await withTaskCancellationHandler {
+                try await accepted.upgrade.get()
+            } onCancel: {
+                accepted.channel.close(promise: nil)
+            }
+            switch upgrade {
             case .websocket(let channel, let uri):
                 try await self.serve(channel, uri: uri)
             case .http(let channel):
-                try await self.serveHTTP(channel)
+                try await withTaskCancellationHandler {
+                    try await self.serveHTTP(channel)
+                } onCancel: {
+                    accepted.channel.close(promise: nil)
+                }
             }
         } catch {
             // A failed connection concerns only itself.

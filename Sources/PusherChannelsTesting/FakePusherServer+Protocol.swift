@@ -180,6 +180,12 @@ extension FakePusherServer {
     /// Relays a client event to the channel's other subscribers (never back to the sender), with the
     /// sender's `user_id` on presence channels; refuses it on other channels or when not subscribed.
     private func relayClientEvent(_ message: PusherMessage, from id: Int, original: String) {
+        guard PusherNameRules.isValidEventName(message.event) else {
+            self.sendError(
+                message: "Client event rejected: the event name is over \(PusherNameRules.maximumEventNameBytes) bytes",
+                code: nil, to: id)
+            return
+        }
         guard let channel = message.channel, self.live[id]?.connection.subscriptions.contains(channel) == true,
             [.private, .presence].contains(ChannelName.kind(of: channel))
         else {

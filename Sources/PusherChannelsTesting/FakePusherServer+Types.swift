@@ -17,8 +17,12 @@ extension FakePusherServer {
         public var appID: String
         /// The HTTP API's limits: more channels or batch events get 400, more data 413.
         public var apiLimits: APILimits
-        /// Where and how the server sends webhooks; nil (the default) sends none.
+        /// Where and how the server sends webhooks; nil (the default) sends none until
+        /// ``FakePusherServer/setWebhookTarget(_:)`` sets a target.
         public var webhooks: WebhookTarget?
+        /// The port to listen on (on ``bindAddress``); 0 (the default) takes any free port, which
+        /// ``FakePusherServer/port`` then tells.
+        public var port: Int
         /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
         public var activityTimeout: Int?
         /// Whether `pusher:ping` is answered with `pusher:pong`.
@@ -47,8 +51,6 @@ extension FakePusherServer {
         /// The address the server listens on (`127.0.0.1` by default; `0.0.0.0` for every interface).
         /// ``FakePusherServer/clientOptions()`` still connects over loopback.
         public var bindAddress: String = "127.0.0.1"
-        /// The port the server listens on; 0 (the default) picks a free one (see ``FakePusherServer/port``).
-        public var port: Int = 0
         /// How a subscription or sign-in with an invalid signature is refused.
         public var authRefusal: AuthRefusal = .pusherError
         /// Receivers that get every webhook too, after ``webhooks`` (signed with their own key and secret).
@@ -74,8 +76,10 @@ extension FakePusherServer {
             tls: TestCertificates.Server? = nil,
             appID: String = "1234",
             apiLimits: APILimits = .pusher,
-            webhooks: WebhookTarget? = nil
+            webhooks: WebhookTarget? = nil,
+            port: Int = 0
         ) {
+            self.port = port
             self.appID = appID
             self.apiLimits = apiLimits
             self.webhooks = webhooks
@@ -197,22 +201,26 @@ extension FakePusherServer {
     /// Where the fake server POSTs its webhooks, and the key and secret it signs them with.
     ///
     /// Each webhook carries `X-Pusher-Key: key` and `X-Pusher-Signature`, the lowercase hex
-    /// HMAC-SHA256 of the raw body with `secret`, as Pusher sends them.
-    public struct WebhookTarget: Sendable {
+    /// HMAC-SHA256 of the raw body with `secret`, as Pusher sends them. Without a key or secret the
+    /// server's own ``Configuration/appKey`` and ``Configuration/appSecret`` are used, as Pusher
+    /// signs webhooks with the app's credentials.
+    public struct WebhookTarget: Sendable, Hashable {
         /// The receiver's URL, e.g. `http://127.0.0.1:8080/pusher/webhooks`.
         public var url: String
-        /// The app key sent as `X-Pusher-Key`.
-        public var key: String
-        /// The secret the body is signed with (`X-Pusher-Signature`).
-        public var secret: String
+        /// The app key sent as `X-Pusher-Key`; nil sends the server's ``Configuration/appKey``.
+        public var key: String?
+        /// The secret the body is signed with (`X-Pusher-Signature`); nil signs with the server's
+        /// ``Configuration/appSecret``.
+        public var secret: String?
 
         /// A webhook receiver.
         ///
         /// - Parameters:
         ///   - url: The receiver's URL (`http://` or `https://`).
-        ///   - key: The key sent as `X-Pusher-Key`.
-        ///   - secret: The secret the body is signed with.
-        public init(url: String, key: String, secret: String) {
+        ///   - key: The key sent as `X-Pusher-Key`; nil (the default) sends the server's app key.
+        ///   - secret: The secret the body is signed with; nil (the default) signs with the
+        ///     server's app secret.
+        public init(url: String, key: String? = nil, secret: String? = nil) {
             self.url = url
             self.key = key
             self.secret = secret

@@ -37,7 +37,8 @@ public actor FakePusherServer {
     }
 
     public nonisolated let configuration: Configuration
-    /// The loopback port the server listens on.
+    /// The loopback port the server listens on: ``Configuration/port``, or the free port the
+    /// system chose when that is 0.
     public nonisolated let port: Int
     public nonisolated let host = "127.0.0.1"
     public nonisolated var appKey: String { self.configuration.appKey }
@@ -56,18 +57,22 @@ public actor FakePusherServer {
     var masterKey: String?
     /// The last event of each cache channel (name, data).
     var cache: [String: (event: String, data: String)] = [:]
-    /// Where webhooks wait for their delivery task; nil when no webhook target is configured.
-    let webhookQueue: AsyncStream<[UInt8]>.Continuation?
+    /// Where webhooks wait for their delivery task, each with the target it was queued for.
+    let webhookQueue: AsyncStream<(target: WebhookTarget, body: [UInt8])>.Continuation
+    /// Where webhooks go now, with its key and secret filled in; nil sends none.
+    var webhookTarget: WebhookTarget?
     var webhooksDelivered = 0
     var webhooksFailed = 0
 
     init(
         configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>,
         refusedCount: NIOLockedValueBox<Int>,
-        webhookQueue: AsyncStream<[UInt8]>.Continuation?
+        webhookQueue: AsyncStream<(target: WebhookTarget, body: [UInt8])>.Continuation,
+        webhookTarget: WebhookTarget?
     ) {
         self.configuration = configuration
         self.webhookQueue = webhookQueue
+        self.webhookTarget = webhookTarget
         self.port = port
         self.refusing = refusing
         self.refusedCount = refusedCount

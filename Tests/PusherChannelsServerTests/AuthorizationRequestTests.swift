@@ -36,7 +36,7 @@ import Testing
         "invalid socket ids are refused",
         arguments: [
             "", "1", "1.", ".1", "1.2.3", "a.1", "1.2 ", " 1.2", "1,2", "-1.2", "１.2",
-            "1.2%0A",
+            "1.2%0A", String(repeating: "1", count: 32) + "." + String(repeating: "2", count: 32),
         ]
     )
     func invalidSocketID(socketID: String) {
@@ -60,6 +60,11 @@ import Testing
             try AuthorizationRequest(formBody: "socket_id=1.2&" + field)
         }
         #expect(error?.code == .invalidArgument)
+    }
+
+    @Test func theLongestSocketIDIsAccepted() throws {
+        let socketID = String(repeating: "1", count: 32) + "." + String(repeating: "2", count: 31)
+        #expect(try AuthorizationRequest(formBody: "socket_id=" + socketID).socketID == socketID)
     }
 
     @Test func theLongestChannelNameIsAccepted() throws {

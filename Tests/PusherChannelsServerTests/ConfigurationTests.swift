@@ -127,7 +127,7 @@ struct ConfigurationTests {
         #expect(pusher.channelsPerTrigger == 100)
         #expect(pusher.eventsPerBatch == 10)
         #expect(pusher.dataBytes == 10_240)
-        #expect(pusher.channelNameLength == 200)
+        #expect(pusher.channelNameLength == 164)
         #expect(pusher.eventNameLength == 200)
         let none = PusherServerConfiguration.Limits.none
         #expect(none.channelsPerTrigger == nil && none.eventsPerBatch == nil && none.dataBytes == nil)

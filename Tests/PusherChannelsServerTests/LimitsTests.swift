@@ -152,24 +152,61 @@ struct LimitsTests {
         #expect(serverToUser?.code == .invalidArgument)
     }
 
-    @Test("names of 200 characters pass, 201 exceed the limit")
+    @Test("channel names of 164 bytes pass and 165 exceed the limit; event names 200 and 201 bytes")
     func nameLengths() async throws {
         let transport = RecordingTransport()
-        try await TestApp.server(transport: transport).trigger(
-            channel: String(repeating: "c", count: 200), event: String(repeating: "e", count: 200), data: "{}")
-        #expect(await transport.requests.count == 1)
+        let server = try TestApp.server(transport: transport)
+        // 100 two-byte characters are 200 bytes: the limit counts bytes, as servers do.
+        try await server.trigger(
+            channel: String(repeating: "c", count: 164), event: String(repeating: "é", count: 100), data: "{}")
+        try await server.sendToUser(String(repeating: "u", count: 164 - 16), event: "e", data: "{}")
+        #expect(await transport.requests.count == 2)
         let channel = try await Self.refusal { server throws(PusherServerError) in
-            try await server.trigger(channel: String(repeating: "c", count: 201), event: "e", data: "{}")
+            try await server.trigger(channel: String(repeating: "c", count: 165), event: "e", data: "{}")
         }
         #expect(channel?.code == .limitExceeded)
+        let serverToUser = try await Self.refusal { server throws(PusherServerError) in
+            try await server.sendToUser(String(repeating: "u", count: 165 - 16), event: "e", data: "{}")
+        }
+        #expect(serverToUser?.code == .limitExceeded)
+        let query = try await Self.refusal { server throws(PusherServerError) in
+            _ = try await server.channel(String(repeating: "c", count: 165))
+        }
+        #expect(query?.code == .limitExceeded)
         let event = try await Self.refusal { server throws(PusherServerError) in
-            try await server.trigger(channel: "c", event: String(repeating: "e", count: 201), data: "{}")
+            try await server.trigger(channel: "c", event: String(repeating: "é", count: 100) + "e", data: "{}")
         }
         #expect(event?.code == .limitExceeded)
+        let batchEvent = try await Self.refusal { server throws(PusherServerError) in
+            try await server.triggerBatch([
+                BatchEvent(channel: "c", event: String(repeating: "e", count: 201), data: "{}")
+            ])
+        }
+        #expect(batchEvent?.code == .limitExceeded)
         let empty = try await Self.refusal { server throws(PusherServerError) in
             try await server.trigger(channel: "c", event: "", data: "{}")
         }
         #expect(empty?.code == .invalidArgument)
+    }
+
+    @Test("socket ids of 64 bytes pass, 65 are refused; 1.2 is the shortest")
+    func socketIDLengths() async throws {
+        let transport = RecordingTransport()
+        let server = try TestApp.server(transport: transport)
+        let longest = String(repeating: "1", count: 32) + "." + String(repeating: "2", count: 31)
+        #expect(longest.utf8.count == 64)
+        try await server.trigger(channel: "c", event: "e", data: "{}", socketID: longest)
+        try await server.trigger(channel: "c", event: "e", data: "{}", socketID: "1.2")
+        #expect(await transport.requests.count == 2)
+        let error = try await Self.refusal { server throws(PusherServerError) in
+            try await server.trigger(channel: "c", event: "e", data: "{}", socketID: longest + "3")
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(throws: PusherServerError.self) {
+            try server.authorizeChannel(socketID: longest + "3", channel: "private-c")
+        }
+        #expect(
+            try server.authorizeChannel(socketID: longest, channel: "private-c").authorization.auth.isEmpty == false)
     }
 
     @Test("Limits.none lifts every numeric limit; characters are still checked")

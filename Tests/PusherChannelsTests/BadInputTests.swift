@@ -68,7 +68,8 @@ struct BadInputTests {
     }
 
     @Test(
-        "invalid and reserved channel names throw from the sequence", arguments: ["", "bad name", "#server-to-user-1"])
+        "invalid, reserved and 165-byte channel names throw from the sequence",
+        arguments: ["", "bad name", "#server-to-user-1", String(repeating: "a", count: 165)])
     func invalidName(name: String) async throws {
         try await withHarness { harness in
             await #expect {

@@ -9,7 +9,7 @@
 /// // answer 200 with response.json, Content-Type: application/json
 /// ```
 public struct AuthorizationRequest: Sendable, Hashable {
-    /// The connection's `socket_id`, checked to be `digits.digits`.
+    /// The connection's `socket_id`, checked to be `digits.digits` (at most 64 bytes).
     public var socketID: String
     /// The `channel_name` to authorize, checked to be a channel name Pusher accepts; `nil` for a
     /// user sign-in.
@@ -25,7 +25,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// - Parameter formBody: The request body, `application/x-www-form-urlencoded`.
     /// - Throws: ``PusherServerError`` with code ``PusherServerError/Code/invalidArgument`` when the
     ///   body is not a valid form, `socket_id` is missing, repeated or not `digits.digits`, or
-    ///   `channel_name` is repeated, empty, longer than 164 characters or has characters Pusher does
+    ///   `channel_name` is repeated, empty, longer than 164 bytes or has characters Pusher does
     ///   not allow (letters, digits and `_ - = @ , . ;`).
     public init(formBody: String) throws(PusherServerError) {
         let form: FormBody

@@ -17,7 +17,10 @@
 ///                                   body: bodyBytes)
 /// for event in webhook.events { … }
 /// ```
-public struct WebhookVerifier: Sendable {
+///
+/// Neither the secrets nor the master key appear in ``description``, `debugDescription`, `dump` or
+/// `Mirror`.
+public struct WebhookVerifier: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     private let credentials: [WebhookCredential]
     private let masterKey: [UInt8]?
 
@@ -72,6 +75,25 @@ public struct WebhookVerifier: Sendable {
             }
         }
         return try self.verify(key: key, signature: signature, body: body)
+    }
+
+    /// The keys, and whether there is a master key: `WebhookVerifier(keys: [KEY], masterKey: set)`.
+    public var description: String {
+        "WebhookVerifier(keys: [\(self.credentials.map(\.key).joined(separator: ", "))], masterKey: "
+            + (self.masterKey == nil ? "none" : "set") + ")"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { self.description }
+
+    /// The credentials (each with its secret redacted) and whether there is a master key (what
+    /// `dump` shows).
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["credentials": self.credentials, "masterKey": self.masterKey == nil ? "none" : "redacted"],
+            displayStyle: .struct
+        )
     }
 
     /// Throws unless `key` is known and `signature` is the body's signature under one of its secrets.

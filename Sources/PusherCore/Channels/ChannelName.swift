@@ -18,26 +18,14 @@ package struct ChannelName: Sendable, Hashable, Comparable, CustomStringConverti
 
     package let rawValue: String
 
-    /// Longest name Pusher accepts.
-    package static let maximumLength = 164
+    /// Longest name Pusher accepts, in bytes (``PusherNameRules/maximumChannelNameBytes``).
+    package static let maximumLength = PusherNameRules.maximumChannelNameBytes
 
-    /// Validates `name`: 1–164 characters from `A–Z a–z 0–9 _ - = @ , . ;`; names starting with `#`
-    /// are reserved.
+    /// Validates `name` with ``PusherNameRules``: 1–164 bytes from `A–Z a–z 0–9 _ - = @ , . ;`;
+    /// names starting with `#` are reserved.
     package init(validating name: String) throws(PusherError) {
-        guard !name.isEmpty else { throw PusherError(.invalidChannelName, "channel name is empty") }
-        guard name.utf8.count <= Self.maximumLength else {
-            throw PusherError(
-                .invalidChannelName, "channel name is longer than \(Self.maximumLength) characters", channel: name)
-        }
-        if name.hasPrefix("#") {
-            throw PusherError(.invalidChannelName, "names starting with '#' are reserved", channel: name)
-        }
-        for byte in name.utf8 where !Self.isAllowed(byte) {
-            throw PusherError(
-                .invalidChannelName,
-                "channel name has a character Pusher does not allow: \(Character(Unicode.Scalar(byte)))",
-                channel: name
-            )
+        if let problem = PusherNameRules.channelNameProblem(name) {
+            throw PusherError(.invalidChannelName, problem.reason, channel: name.isEmpty ? nil : name)
         }
         self.rawValue = name
     }
@@ -78,18 +66,5 @@ package struct ChannelName: Sendable, Hashable, Comparable, CustomStringConverti
     /// Whether `name` is a private-encrypted channel.
     package static func isEncrypted(_ name: String) -> Bool {
         name.utf8.first == UInt8(ascii: "p") && name.hasPrefix("private-encrypted-")
-    }
-
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: ","),
-            UInt8(ascii: "."), UInt8(ascii: ";"):
-            true
-        default:
-            false
-        }
     }
 }

@@ -4,7 +4,8 @@ extension ClientEngine {
     /// Queues a client event for a private or presence channel that has a consumer. Until the
     /// subscription succeeds it waits (bounded); then events go out in order, paced by the rate limit.
     ///
-    /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-`, a public or
+    /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-` or longer than
+    ///   200 bytes (``PusherNameRules/maximumEventNameBytes``), a public or
     ///   encrypted channel, a channel nobody iterates, or a full queue (`clientEventQueueLimit`
     ///   events wait for the channel's subscription, or for the rate limit in all).
     package mutating func trigger(_ event: String, on channel: String, data: String, at now: Duration)
@@ -12,6 +13,12 @@ extension ClientEngine {
     {
         guard event.hasPrefix("client-") else {
             throw PusherError(.clientEventRejected, "client event names start with \"client-\"", channel: channel)
+        }
+        guard PusherNameRules.isValidEventName(event) else {
+            throw PusherError(
+                .clientEventRejected,
+                "the event name is \(event.utf8.count) bytes, longer than \(PusherNameRules.maximumEventNameBytes)",
+                channel: channel)
         }
         let name = try ChannelName(validating: channel)
         guard name.kind == .private || name.kind == .presence else {

@@ -204,14 +204,9 @@ extension ClientEngine {
     }
 
     /// Whether `socketID` has the form the protocol gives it: digits, a dot, digits (at most 64
-    /// characters in all).
+    /// bytes in all; ``PusherNameRules/isValidSocketID(_:)``).
     package static func isValidSocketID(_ socketID: String) -> Bool {
-        let bytes = socketID.utf8
-        guard bytes.count <= 64, let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return false }
-        let isDigit: (UInt8) -> Bool = { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        let head = bytes[..<dot]
-        let tail = bytes[bytes.index(after: dot)...]
-        return !head.isEmpty && !tail.isEmpty && head.allSatisfy(isDigit) && tail.allSatisfy(isDigit)
+        PusherNameRules.isValidSocketID(socketID)
     }
 
     /// Reads `{"message", "code"}` from a `pusher:error`, whether `data` is an object, a JSON
