@@ -44,6 +44,7 @@ let package = Package(
             name: "ChatAppTests",
             dependencies: [
                 "ChatApp",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PusherChannelsTesting", package: pusherChannels),
             ]

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import ChatApp
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PusherChannels
