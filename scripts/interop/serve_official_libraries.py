@@ -177,13 +177,14 @@ def main():
         assert client_event["event"] == "client-hello" and json.loads(client_event["data"]) == {"from": "bob"}
         assert all(isinstance(h["time_ms"], int) for h in hooks)
 
-        for socket in (alice, bob, eve):
-            socket.disconnect()
+        # SIGTERM with the pysher clients still connected: every connection is closed, exit 0 within 5 s.
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
         status = server.wait(timeout=10)
         assert status == 0 and time.monotonic() - started < 5, (status, server.stderr.read())
         assert server.stdout.read() == "", "serve printed more than one line on standard output"
+        for socket in (alice, bob, eve):
+            socket.disconnect(timeout=1)
     finally:
         if server.poll() is None:
             server.kill()
