@@ -172,6 +172,8 @@ let package = Package(
                 "PusherChannels",
                 "PusherChannelsTesting",
                 "PusherChannelsCLI",
+                // `serve`'s HTTP API and webhooks checked with the server library.
+                "PusherChannelsServer",
                 // Signed requests to the fake server's HTTP API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

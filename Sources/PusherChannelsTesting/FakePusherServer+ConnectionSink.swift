@@ -15,8 +15,8 @@ extension FakePusherServer {
         /// Sends one text message.
         func send(_ text: String) {
             switch self {
-            case .loopback(let outbox, _):
-                outbox.yield(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+            case .loopback(let outbox, let channel):
+                Self.queue(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), outbox, channel)
             case .inMemory(let peer):
                 peer.send(text)
             }
@@ -26,8 +26,8 @@ extension FakePusherServer {
         /// arrive decoded as a WebSocket client decodes a text frame, invalid UTF-8 replaced by U+FFFD.
         func send(bytes: [UInt8]) {
             switch self {
-            case .loopback(let outbox, _):
-                outbox.yield(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes)))
+            case .loopback(let outbox, let channel):
+                Self.queue(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes)), outbox, channel)
             case .inMemory(let peer):
                 peer.send(String(decoding: bytes, as: UTF8.self))
             }
@@ -40,6 +40,17 @@ extension FakePusherServer {
                 outbox.yield(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes)))
             case .inMemory(let peer):
                 peer.sendBinary()
+            }
+        }
+
+        /// Queues a frame for a loopback connection; a client too slow to keep its queue under
+        /// ``Limits/queuedFrames`` is disconnected.
+        private static func queue(
+            _ frame: WebSocketFrame, _ outbox: AsyncStream<WebSocketFrame>.Continuation, _ channel: any Channel
+        ) {
+            if case .dropped = outbox.yield(frame) {
+                outbox.finish()
+                channel.close(promise: nil)
             }
         }
 

@@ -35,44 +35,71 @@ extension FakePusherServer {
         self.authEndpointBehavior = behavior
     }
 
-    /// Plain HTTP: the auth endpoint, or 503 for anything else (refused WebSocket upgrades).
+    /// Plain HTTP: the auth endpoint, or 503 for anything else (refused WebSocket upgrades). Each
+    /// request must arrive whole within ``Limits/handshakeTimeout`` (as must the next one on a
+    /// kept-alive connection), its body within ``Limits/requestBytes`` (413 otherwise).
     nonisolated func serveHTTP(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async throws {
+        let limits = self.configuration.limits
+        let timeout = limits.handshakeTimeAmount
+        let connection = channel.channel
+        var deadline = connection.eventLoop.scheduleTask(in: timeout) { connection.close(promise: nil) }
+        defer { deadline.cancel() }
         try await channel.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             var body = ByteBuffer()
             for try await part in inbound {
                 switch part {
                 case .head(let requestHead): head = requestHead
-                case .body(var chunk): body.writeBuffer(&chunk)
+                case .body(var chunk):
+                    guard body.readableBytes + chunk.readableBytes <= limits.requestBytes else {
+                        let text = #"{"error":"Request too large"}"#
+                        try await outbound.write(contentsOf: Self.response(.payloadTooLarge, text, keepAlive: false))
+                        return
+                    }
+                    body.writeBuffer(&chunk)
                 case .end: break
                 }
                 guard case .end = part else { continue }
+                deadline.cancel()
                 var status = HTTPResponseStatus.serviceUnavailable
                 var text = ""
                 if let head, head.method == .POST, head.uri.hasPrefix("/pusher/auth") {
                     (status, text) = await self.authorize(head: head, body: String(buffer: body))
                 } else if let head, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
                     (status, text) = await self.authenticateUser(head: head, body: String(buffer: body))
-                } else if let head, head.uri.hasPrefix("/apps/") {
+                } else if let head, Self.isAPIRequest(head) {
                     (status, text) = await self.serveAPI(
                         method: head.method, uri: head.uri, body: Array(body.readableBytesView))
                 }
                 // HTTP API requests may keep the connection for the next one (a pooled client).
-                let keepAlive = head?.uri.hasPrefix("/apps/") == true && head?.isKeepAlive == true
-                let headers: HTTPHeaders = [
-                    "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)",
-                    "Connection": keepAlive ? "keep-alive" : "close",
-                ]
-                try await outbound.write(contentsOf: [
-                    .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
-                    .body(.byteBuffer(ByteBuffer(string: text))),
-                    .end(nil),
-                ])
+                let keepAlive = head.map { Self.isAPIRequest($0) && $0.isKeepAlive } ?? false
+                try await outbound.write(contentsOf: Self.response(status, text, keepAlive: keepAlive))
                 guard keepAlive else { return }
+                deadline = connection.eventLoop.scheduleTask(in: timeout) { connection.close(promise: nil) }
                 head = nil
                 body.clear()
             }
         }
+    }
+
+    /// A request to the HTTP API: under `/apps/`, or `/users/` (see ``serveAPI(method:uri:body:)``).
+    private static func isAPIRequest(_ head: HTTPRequestHead) -> Bool {
+        head.uri.hasPrefix("/apps/") || head.uri.hasPrefix(Self.rootUsersPrefix)
+    }
+
+    /// The parts of a JSON response.
+    private static func response(_ status: HTTPResponseStatus, _ text: String, keepAlive: Bool)
+        -> [HTTPServerResponsePart]
+    {
+        let headers: HTTPHeaders = [
+            "Content-Type": "application/json", "Content-Length": "\(text.utf8.count)",
+            "Connection": keepAlive ? "keep-alive" : "close",
+        ]
+        return [
+            .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)),
+            .body(.byteBuffer(ByteBuffer(string: text))),
+            .end(nil),
+        ]
     }
 
     /// Records a request to one of the auth endpoints; returns its form fields.

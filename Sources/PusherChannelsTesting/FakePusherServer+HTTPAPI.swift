@@ -13,6 +13,7 @@ import Foundation
 // user's connections. Every request is checked as Pusher checks it before anything happens.
 extension FakePusherServer {
     static let userChannelPrefix = "#server-to-user-"
+    static let rootUsersPrefix = "/users/"
 
     /// The app id of the HTTP API's paths (``Configuration/appID``).
     public nonisolated var appID: String { self.configuration.appID }
@@ -21,18 +22,23 @@ extension FakePusherServer {
     /// request gets 401).
     public nonisolated var appSecret: String? { self.configuration.appSecret }
 
-    /// Answers one request under `/apps/`: 404 for another app, 401 when it is not signed as it
+    /// Answers one request under `/apps/` (or `/users/`): 404 for another app, 401 when it is not signed as it
     /// must be, 400 or 413 when its body is invalid or over a limit, otherwise the endpoint's JSON.
     func serveAPI(method: HTTPMethod, uri: String, body: [UInt8]) -> (HTTPResponseStatus, String) {
         let request = APIRequest(method: method, uri: uri, body: body)
         do throws(APIError) {
             let prefix = "/apps/\(self.configuration.appID)/"
-            guard request.path.hasPrefix(prefix) else { throw APIError(.notFound, "Unknown app") }
+            // pusher-http-python 3.3.4 sends terminate_connections to `/users/ID/…`, without the
+            // app's prefix; signed and checked the same way, it means this app.
+            let atRoot = request.path.hasPrefix(Self.rootUsersPrefix)
+            guard request.path.hasPrefix(prefix) || atRoot else { throw APIError(.notFound, "Unknown app") }
             try request.authenticate(
                 key: self.configuration.appKey, secret: self.configuration.appSecret,
                 now: Int(Date().timeIntervalSince1970))
-            let route = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-                .map { APIRequest.decoded($0) }
+            let route = request.path.dropFirst(atRoot ? 1 : prefix.count).split(
+                separator: "/", omittingEmptySubsequences: false
+            )
+            .map { APIRequest.decoded($0) }
             switch (method, route.count, route[0]) {
             case (.POST, 1, "events"):
                 return (.ok, try self.triggerEvents(Self.json(body)))

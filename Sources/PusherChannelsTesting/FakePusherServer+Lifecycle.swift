@@ -22,8 +22,9 @@ extension FakePusherServer {
         let upgrade: EventLoopFuture<UpgradeResult>
     }
 
-    /// Starts a server on loopback (``Configuration/port``, or a free port; TLS only when
-    /// ``Configuration/tls`` is set), runs `body`, then closes every connection and stops.
+    /// Starts a server on ``Configuration/bindAddress`` (loopback by default) and
+    /// ``Configuration/port`` (or a free port; TLS only when ``Configuration/tls`` is set), within
+    /// ``Configuration/limits``, runs `body`, then closes every connection and stops.
     ///
     /// Stopping waits for no client: connections that never sent a request (an HTTP client's idle
     /// pooled connection, a silent peer) and idle HTTP keep-alive connections are closed too, so
@@ -46,7 +47,8 @@ extension FakePusherServer {
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
-        let (deliveries, webhookQueue) = AsyncStream.makeStream(of: (target: WebhookTarget, body: [UInt8]).self)
+        let (deliveries, webhookQueue) = AsyncStream.makeStream(
+            of: (target: WebhookTarget, body: [UInt8]).self, bufferingPolicy: .bufferingOldest(Self.queuedWebhooks))
         let server = FakePusherServer(
             configuration: configuration, port: port, refusing: refusing,
             refusedCount: refusedCount, webhookQueue: webhookQueue, webhookTarget: webhookTarget)
@@ -87,18 +89,31 @@ extension FakePusherServer {
         let refusing = NIOLockedValueBox(false)
         let refusedCount = NIOLockedValueBox(0)
         let sslContext = try configuration.tls.map { try NIOSSLContext(configuration: $0.serverConfiguration()) }
+        let limits = configuration.limits
+        let handshakeTimeout = limits.handshakeTimeAmount
+        let open = OpenChannels()
         do {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: "127.0.0.1", port: configuration.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                .bind(host: configuration.bindAddress, port: configuration.port) { channel in
+                    // Over the connection bound: closed at once; its task ends on the failed upgrade.
+                    guard open.insert(channel, limit: limits.connections) else {
+                        channel.close(promise: nil)
+                        let refused: EventLoopFuture<UpgradeResult> = channel.eventLoop.makeFailedFuture(
+                            ChannelError.inputClosed)
+                        return channel.eventLoop.makeSucceededFuture(Accepted(channel: channel, upgrade: refused))
+                    }
+                    // The upgrade request (or a plain HTTP request's head) must come in time.
+                    let deadline = channel.eventLoop.scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }
+                    return channel.eventLoop.makeCompletedFuture {
                         if let sslContext {
                             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                         }
                         let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                             configuration: .init(
                                 upgradeConfiguration: Self.upgradeConfiguration(
-                                    refusing: refusing, refusedCount: refusedCount))
+                                    refusing: refusing, refusedCount: refusedCount, maxFrameSize: limits.frameBytes,
+                                    deadline: deadline))
                         )
                         return Accepted(channel: channel, upgrade: upgrade)
                     }
@@ -106,23 +121,27 @@ extension FakePusherServer {
             return (channel, refusing, refusedCount)
         } catch {
             throw PusherError(
-                .transportFailed, "the fake server could not listen on 127.0.0.1:\(configuration.port): \(error)")
+                .transportFailed,
+                "the fake server could not listen on \(configuration.bindAddress):\(configuration.port): \(error)")
         }
     }
 
-    /// A WebSocket upgrade (refused while ``refuseConnections(_:)`` is on), or plain HTTP.
+    /// A WebSocket upgrade (refused while ``refuseConnections(_:)`` is on), or plain HTTP; either
+    /// cancels the handshake's `deadline`.
     private static func upgradeConfiguration(
-        refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>
+        refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>, maxFrameSize: Int,
+        deadline: Scheduled<Void>
     ) -> NIOTypedHTTPServerUpgradeConfiguration<UpgradeResult> {
         let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
-            maxFrameSize: 1 << 24,
+            maxFrameSize: maxFrameSize,
             shouldUpgrade: { channel, _ in
                 let refuse = refusing.withLockedValue { $0 }
                 if refuse { refusedCount.withLockedValue { $0 += 1 } }
                 return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
             },
             upgradePipelineHandler: { channel, head in
-                channel.eventLoop.makeCompletedFuture {
+                deadline.cancel()
+                return channel.eventLoop.makeCompletedFuture {
                     let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel)
                     return UpgradeResult.websocket(asyncChannel, uri: head.uri)
@@ -132,7 +151,8 @@ extension FakePusherServer {
         return NIOTypedHTTPServerUpgradeConfiguration(
             upgraders: [upgrader],
             notUpgradingCompletionHandler: { channel in
-                channel.eventLoop.makeCompletedFuture {
+                deadline.cancel()
+                return channel.eventLoop.makeCompletedFuture {
                     let asyncChannel = try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                         wrappingChannelSynchronously: channel
                     )
@@ -168,7 +188,9 @@ extension FakePusherServer {
 
     private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws
     {
-        let (frames, outbox) = AsyncStream.makeStream(of: WebSocketFrame.self)
+        let bound = self.configuration.limits.queuedFrames
+        let (frames, outbox) = AsyncStream.makeStream(
+            of: WebSocketFrame.self, bufferingPolicy: bound.map { .bufferingOldest($0) } ?? .unbounded)
         let id = await self.open(uri: uri, sink: .loopback(outbox: outbox, channel: channel.channel))
         defer { outbox.finish() }
         try await channel.executeThenClose { inbound, outbound in

@@ -57,7 +57,8 @@ extension FakePusherServer {
 // User sign-in and the watchlist.
 extension FakePusherServer {
     /// `pusher:signin`: checks the signature of `socket_id::user::user_data`, confirms with
-    /// `pusher:signin_success`, and tells watchers that the user is online.
+    /// `pusher:signin_success`, and tells watchers that the user is online. An invalid signature gets
+    /// `pusher:error` with code 4009 (the connection stays open).
     func signIn(_ id: Int, data: JSONValue?) {
         guard let connection = self.live[id]?.connection else { return }
         guard let secret = self.configuration.appSecret else {
@@ -74,7 +75,7 @@ extension FakePusherServer {
             self.sendError(
                 message:
                     "Invalid signature: Expected HMAC SHA256 hex digest of \(connection.socketID)::user::\(userData)",
-                code: nil, to: id)
+                code: 4009, to: id)
             return
         }
         guard let user = try? JSONValue(parsing: userData), let userID = user["id"]?.stringValue, !userID.isEmpty else {

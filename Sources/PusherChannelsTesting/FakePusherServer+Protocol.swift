@@ -7,7 +7,8 @@ import PusherChannels
 // What the server does with what clients send: connection, frames, subscriptions, client events.
 extension FakePusherServer {
     /// Accepts a connection that asked for `uri` (path and query): gives it a socket id and sends
-    /// `pusher:connection_established`, or closes it with 4001 when the app key is not this server's.
+    /// `pusher:connection_established`, or, when the app key is not this server's, sends
+    /// `pusher:error` with code 4001 and closes it with 4001 (as Pusher does).
     func open(uri: String, sink: ConnectionSink) -> Int {
         self.nextConnectionID += 1
         let id = self.nextConnectionID
@@ -18,6 +19,7 @@ extension FakePusherServer {
         self.order.append(id)
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         if !path.hasSuffix("/app/\(self.configuration.appKey)") {
+            self.sendError(message: "App key not in this cluster", code: 4001, to: id)
             self.closeConnection(id, code: 4001, reason: "App key not in this cluster")
         } else if self.configuration.sendsConnectionEstablished {
             var payload = #"{"socket_id":"# + JSONWriter.quoted(socketID)
@@ -81,7 +83,7 @@ extension FakePusherServer {
         case PusherEventName.signIn where self.configuration.answersSignIn:
             self.signIn(id, data: try? message.parsedData())
         default:
-            if message.event.hasPrefix("client-") { self.relayClientEvent(message, from: id) }
+            if message.event.hasPrefix("client-") { self.relayClientEvent(message, from: id, original: text) }
         }
         self.changed()
     }
@@ -129,9 +131,17 @@ extension FakePusherServer {
             guard auth == expected.auth else {
                 let signed = "\(connection.socketID):\(channel)" + (channelData.map { ":\($0)" } ?? "")
                 let got = auth?.split(separator: ":").last.map(String.init) ?? ""
-                self.sendError(
-                    message: "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(got)",
-                    code: nil, to: id)
+                let message = "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(got)"
+                switch self.configuration.authRefusal {
+                case .pusherError:
+                    self.sendError(message: message, code: nil, to: id)
+                case .subscriptionError:
+                    let data = #"{"type":"AuthError","error":"# + JSONWriter.quoted(message) + #","status":401}"#
+                    self.sendText(
+                        PusherMessage(event: PusherEventName.subscriptionError, channel: channel, data: data)
+                            .serializedWithStringData,
+                        to: id)
+                }
                 return
             }
         }
@@ -169,7 +179,7 @@ extension FakePusherServer {
 
     /// Relays a client event to the channel's other subscribers (never back to the sender), with the
     /// sender's `user_id` on presence channels; refuses it on other channels or when not subscribed.
-    private func relayClientEvent(_ message: PusherMessage, from id: Int) {
+    private func relayClientEvent(_ message: PusherMessage, from id: Int, original: String) {
         guard PusherNameRules.isValidEventName(message.event) else {
             self.sendError(
                 message: "Client event rejected: the event name is over \(PusherNameRules.maximumEventNameBytes) bytes",
@@ -184,13 +194,34 @@ extension FakePusherServer {
             return
         }
         let userID = self.presence[channel]?.first { $0.value.connections.contains(id) }?.key
-        let relayed = PusherMessage(event: message.event, channel: channel, data: message.data, userID: userID)
+        let relayed = Self.relayedText(message, userID: userID, original: original)
         for other in self.subscribers(of: channel) where other != id {
-            self.sendText(relayed.serializedWithStringData, to: other)
+            self.sendText(relayed, to: other)
         }
         if let socketID = self.live[id]?.connection.socketID {
             self.webhookClientEvent(message, channel: channel, socketID: socketID, userID: userID)
         }
+    }
+
+    /// A client event as the other members get it: `data` exactly as the sender wrote it (a JSON
+    /// string stays that string, an object or another value keeps its exact text), plus `user_id`.
+    private static func relayedText(_ message: PusherMessage, userID: String?, original: String) -> String {
+        let sentAsString: Bool = {
+            guard case .object(let fields)? = try? JSONValue(parsing: original), let data = fields["data"] else {
+                return true
+            }
+            if case .string = data { return true }
+            return false
+        }()
+        guard !sentAsString, let data = message.data else {
+            return PusherMessage(event: message.event, channel: message.channel, data: message.data, userID: userID)
+                .serializedWithStringData
+        }
+        var output = #"{"event":"# + JSONWriter.quoted(message.event)
+        if let channel = message.channel { output += #","channel":"# + JSONWriter.quoted(channel) }
+        output += #","data":"# + data
+        if let userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
+        return output + "}"
     }
 
     /// Tells every subscriber of `channel` how many connections are subscribed to it.

@@ -20,7 +20,7 @@ extension FakePusherServer {
         /// Where and how the server sends webhooks; nil (the default) sends none until
         /// ``FakePusherServer/setWebhookTarget(_:)`` sets a target.
         public var webhooks: WebhookTarget?
-        /// The loopback port to listen on; 0 (the default) takes any free port, which
+        /// The port to listen on (on ``bindAddress``); 0 (the default) takes any free port, which
         /// ``FakePusherServer/port`` then tells.
         public var port: Int
         /// `activity_timeout` announced in `pusher:connection_established`; `nil` leaves it out.
@@ -48,6 +48,15 @@ extension FakePusherServer {
         /// endpoints) and presents that test certificate, issued by the test CA of
         /// ``TestCertificates``; nil (the default) serves plain `ws://` and `http://`.
         public var tls: TestCertificates.Server?
+        /// The address the server listens on (`127.0.0.1` by default; `0.0.0.0` for every interface).
+        /// ``FakePusherServer/clientOptions()`` still connects over loopback.
+        public var bindAddress: String = "127.0.0.1"
+        /// How a subscription or sign-in with an invalid signature is refused.
+        public var authRefusal: AuthRefusal = .pusherError
+        /// Receivers that get every webhook too, after ``webhooks`` (signed with their own key and secret).
+        public var additionalWebhooks: [WebhookTarget] = []
+        /// The bounds of connections, frames, requests and handshakes.
+        public var limits: Limits = Limits()
 
         public enum DataEncoding: Sendable {
             case string

@@ -16,6 +16,8 @@ import Foundation
 extension FakePusherServer {
     /// How long one webhook delivery may take before it counts as failed.
     static let webhookTimeout = TimeAmount.seconds(5)
+    /// Most webhooks waiting for delivery; more are dropped and counted as failed.
+    static let queuedWebhooks = 10_000
 
     func webhookChannelOccupied(_ channel: String) {
         self.queueWebhook(["name": "channel_occupied", "channel": .string(channel)])
@@ -76,12 +78,21 @@ extension FakePusherServer {
         return target
     }
 
-    /// Queues a webhook holding one event, `{"time_ms":…,"events":[event]}`; nothing without a target.
+    /// Queues a webhook holding one event, `{"time_ms":…,"events":[event]}`, for the target and each
+    /// of ``Configuration/additionalWebhooks``; nothing without a target. A full queue drops it (counted
+    /// as failed).
     private func queueWebhook(_ event: [String: JSONValue]) {
-        guard let target = self.webhookTarget else { return }
+        let additional = self.configuration.additionalWebhooks.compactMap {
+            try? Self.resolved($0, configuration: self.configuration)
+        }
+        let targets = (self.webhookTarget.map { [$0] } ?? []) + additional
+        guard !targets.isEmpty else { return }
         let timeMs = Int((Date().timeIntervalSince1970 * 1000).rounded())
         let body = JSONValue.object(["time_ms": .number(String(timeMs)), "events": .array([.object(event)])])
-        self.webhookQueue.yield((target, Array(body.jsonText.utf8)))
+        let bytes = Array(body.jsonText.utf8)
+        for target in targets {
+            if case .dropped = self.webhookQueue.yield((target, bytes)) { self.webhooksFailed += 1 }
+        }
     }
 
     /// Sends the queued webhooks one after the other until the server stops; each counts as
@@ -89,23 +100,24 @@ extension FakePusherServer {
     /// transport error).
     nonisolated func deliverWebhooks(_ deliveries: AsyncStream<(target: WebhookTarget, body: [UInt8])>) async {
         for await (target, body) in deliveries {
-            var request = HTTPClientRequest(url: target.url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            // Both set by `resolved(_:configuration:)`.
-            request.headers.add(name: "X-Pusher-Key", value: target.key ?? "")
-            request.headers.add(
-                name: "X-Pusher-Signature", value: HMACSHA256.hex(key: target.secret ?? "", message: body))
-            request.body = .bytes(ByteBuffer(bytes: body))
-            var delivered = false
-            do {
-                let response = try await HTTPClient.shared.execute(request, timeout: Self.webhookTimeout)
-                delivered = (200..<300).contains(response.status.code)
-                _ = try await response.body.collect(upTo: 1 << 20)
-            } catch {
-                // Counted as a failed delivery below.
-            }
-            await self.webhookFinished(delivered: delivered)
+            await self.webhookFinished(delivered: await Self.deliver(body, to: target))
+        }
+    }
+
+    private static func deliver(_ body: [UInt8], to target: WebhookTarget) async -> Bool {
+        var request = HTTPClientRequest(url: target.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        // Both set by `resolved(_:configuration:)`.
+        request.headers.add(name: "X-Pusher-Key", value: target.key ?? "")
+        request.headers.add(name: "X-Pusher-Signature", value: HMACSHA256.hex(key: target.secret ?? "", message: body))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: Self.webhookTimeout)
+            _ = try await response.body.collect(upTo: 1 << 20)
+            return (200..<300).contains(response.status.code)
+        } catch {
+            return false
         }
     }
 
