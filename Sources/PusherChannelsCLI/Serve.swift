@@ -47,11 +47,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The app key clients connect with (/app/KEY).")
     var key = "app-key"
 
-    @Option(help: "The app secret (default app-secret; visible in ps: prefer --secret-file or PUSHER_SECRET).")
-    var secret: String?
-
-    @Option(name: .customLong("secret-file"), help: "A file holding the app secret (a trailing newline is ignored).")
-    var secretFile: String?
+    /// Without any, ``defaultSecret``.
+    @OptionGroup var secret: SecretOptions
 
     @Option(
         name: .customLong("webhook-url"),
@@ -80,11 +77,7 @@ struct Serve: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let secret: String
         do throws(CLIError) {
-            secret =
-                try ListenCredentials.value(
-                    option: self.secret, optionName: "--secret", file: self.secretFile, fileOption: "--secret-file",
-                    variable: ListenCredentials.secretVariable, environment: ProcessInfo.processInfo.environment
-                ) ?? Self.defaultSecret
+            secret = try self.secret.given(environment: ProcessInfo.processInfo.environment) ?? Self.defaultSecret
         } catch {
             Output.error("error: \(error.description)")
             throw ExitStatus.usage
@@ -135,8 +128,18 @@ struct Serve: AsyncParsableCommand {
 
     /// The one line on standard output: where the server listens and the app (never the secret).
     func announcement(port: Int) -> String {
-        #"{"host":"# + JSONValue.string(self.bind).jsonText + #","port":\#(port),"app_id":"#
+        #"{"host":"# + JSONValue.string(Self.connectableHost(self.bind)).jsonText + #","port":\#(port),"app_id":"#
             + JSONValue.string(self.appID).jsonText + #","key":"# + JSONValue.string(self.key).jsonText + "}"
+    }
+
+    /// The address a client on this machine connects to for `bind`: loopback for the wildcard
+    /// addresses (nobody can connect to `0.0.0.0` or `::`), `bind` itself otherwise.
+    static func connectableHost(_ bind: String) -> String {
+        switch bind {
+        case "0.0.0.0": "127.0.0.1"
+        case "::", "::0", "0:0:0:0:0:0:0:0": "::1"
+        default: bind
+        }
     }
 
     /// Returns once every connection has closed, or after ``closeGrace``.

@@ -9,7 +9,9 @@ enum ServeHelp {
         key; point the official server libraries at it with the app id, key and secret.
 
         Once listening, it prints one line on standard output and nothing else: \
-        {"host":"127.0.0.1","port":N,"app_id":"…","key":"…"} (never the secret). Logs go to \
+        {"host":"127.0.0.1","port":N,"app_id":"…","key":"…"} (never the secret). "host" is the \
+        address a local client connects to: 127.0.0.1 for --bind 0.0.0.0, ::1 for --bind ::, \
+        the --bind address otherwise. Logs go to \
         standard error. The secret: --secret, --secret-file (a trailing newline is ignored) or \
         PUSHER_SECRET, else "app-secret"; --secret and --secret-file together are a usage error.
 
@@ -31,8 +33,10 @@ enum ServeHelp {
 
         Webhooks: every --webhook-url gets, in order, POST {"time_ms":…,"events":[…]} signed \
         with X-Pusher-Key and X-Pusher-Signature (HMAC-SHA256 of the body with the secret): \
-        channel_occupied, channel_vacated, member_added, member_removed and client_event. Each \
-        delivery waits at most 5 s; at most 10,000 webhooks wait (more are dropped).
+        channel_occupied, channel_vacated, member_added, member_removed and client_event. Each URL \
+        has a queue of its own (one that does not answer delays only its webhooks); redirects \
+        are not followed; each delivery waits at most 5 s; at most 16 MiB of webhooks wait, \
+        10,000 a URL (more are dropped).
 
         Bounds: 1,000 connections (more are closed at once); 10 s for a connection's upgrade or \
         HTTP request to arrive (and for a kept-alive HTTP connection to stay idle); WebSocket \

@@ -43,6 +43,8 @@ final class SignalWatcher: Sendable {
                 if seen == 1 {
                     continuation.yield(number)
                 } else {
+                    // What is buffered for standard error goes out first, briefly (nobody may read it).
+                    StandardErrorWriter.shared.finish(within: .milliseconds(200))
                     _exit(ExitStatus.interruptedTwice(signal: number))
                 }
             }

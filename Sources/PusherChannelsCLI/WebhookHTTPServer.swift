@@ -3,6 +3,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import PusherCore
 
 /// The HTTP/1 server of `webhooks`: each request's body (at most
 /// ``WebhookLimits/maximumBodyBytes``) is handed to ``WebhookReceiver``; accepted lines are written
@@ -33,8 +34,7 @@ struct WebhookHTTPServer: Sendable {
     static func bind(host: String, port: Int, requestTimeout: Duration) async throws -> NIOAsyncChannel<
         Connection, Never
     > {
-        let timeout = TimeAmount.nanoseconds(
-            requestTimeout.components.seconds * 1_000_000_000 + requestTimeout.components.attoseconds / 1_000_000_000)
+        let timeout = TimeAmount.nanoseconds(requestTimeout.clampedNanoseconds)
         return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in

@@ -3,6 +3,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import PusherCore
 
 /// Sends requests with AsyncHTTPClient; its pool keeps connections open between calls.
 package struct AsyncHTTPClientTransport: PusherHTTPTransport {
@@ -50,7 +51,7 @@ package struct AsyncHTTPClientTransport: PusherHTTPTransport {
         }
         let client = self.client
         let prepared = httpRequest
-        let deadline = NIODeadline.now() + TimeAmount.nanoseconds(Self.nanoseconds(of: timeout))
+        let deadline = NIODeadline.now() + TimeAmount.nanoseconds(timeout.clampedNanoseconds)
         guard !Task.isCancelled else { throw Self.cancelled }
         do {
             // AsyncHTTPClient's deadline covers the request until the answer's head arrives (and
@@ -125,12 +126,5 @@ package struct AsyncHTTPClientTransport: PusherHTTPTransport {
             return PusherServerError(.timeout, "the connection was not established within \(timeout)")
         }
         return PusherServerError(.transport, "the request failed: \(error)")
-    }
-
-    static func nanoseconds(of duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? 0 : .max }
-        return max(0, product &+ attoseconds / 1_000_000_000)
     }
 }

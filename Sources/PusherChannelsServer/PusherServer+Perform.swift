@@ -2,6 +2,7 @@
 
 import Logging
 import NIOHTTP1
+import PusherCore
 import Tracing
 
 extension PusherServer {
@@ -71,7 +72,7 @@ extension PusherServer {
     }
 
     private func finished(_ call: ServerCall, status: String, duration: Duration) {
-        let nanoseconds = AsyncHTTPClientTransport.nanoseconds(of: duration)
+        let nanoseconds = duration.clampedNanoseconds
         ServerMetrics.record(call: call, status: status, nanoseconds: nanoseconds, factory: self.metricsFactory)
         self.logger?.debug(
             "Pusher HTTP API call",

@@ -31,7 +31,8 @@ extension FakePusherServer {
     /// this returns promptly whatever clients left open.
     ///
     /// - Throws: `PusherError` with code `invalidConfiguration` for a port outside 0...65535 or a
-    ///   webhook target without a secret (see ``setWebhookTarget(_:)``),
+    ///   webhook target (``Configuration/webhooks`` or one of ``Configuration/additionalWebhooks``)
+    ///   without a secret or an `http://` or `https://` URL (see ``setWebhookTarget(_:)``),
     ///   `PusherError` with code `transportFailed` when the port cannot be listened on (in use), and
     ///   whatever `body` throws.
     public static func withRunning<Result: Sendable>(
@@ -43,17 +44,20 @@ extension FakePusherServer {
             throw PusherError(.invalidConfiguration, "the fake server's port must be in 0...65535")
         }
         let webhookTarget = try Self.resolved(configuration.webhooks, configuration: configuration)
+        let additionalTargets = try configuration.additionalWebhooks.compactMap {
+            try Self.resolved($0, configuration: configuration)
+        }
         let (listener, refusing, refusedCount) = try await Self.listen(configuration: configuration)
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
-        let (deliveries, webhookQueue) = AsyncStream.makeStream(
-            of: (target: WebhookTarget, body: [UInt8]).self, bufferingPolicy: .bufferingOldest(Self.queuedWebhooks))
+        let (queues, webhookDeliverers) = AsyncStream.makeStream(of: WebhookQueue.self)
         let server = FakePusherServer(
-            configuration: configuration, port: port, refusing: refusing,
-            refusedCount: refusedCount, webhookQueue: webhookQueue, webhookTarget: webhookTarget)
+            configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount,
+            webhookDeliverers: webhookDeliverers, webhookTarget: webhookTarget,
+            additionalWebhookTargets: additionalTargets)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
-            group.addTask { await server.deliverWebhooks(deliveries) }
+            group.addTask { await server.deliverWebhooks(queues) }
             group.addTask {
                 try await withThrowingDiscardingTaskGroup { connections in
                     try await listener.executeThenClose { inbound in

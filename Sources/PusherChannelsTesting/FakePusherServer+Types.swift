@@ -203,7 +203,8 @@ extension FakePusherServer {
     /// Each webhook carries `X-Pusher-Key: key` and `X-Pusher-Signature`, the lowercase hex
     /// HMAC-SHA256 of the raw body with `secret`, as Pusher sends them. Without a key or secret the
     /// server's own ``Configuration/appKey`` and ``Configuration/appSecret`` are used, as Pusher
-    /// signs webhooks with the app's credentials.
+    /// signs webhooks with the app's credentials. The secret never appears in `description`,
+    /// `dump` or `Mirror`.
     public struct WebhookTarget: Sendable, Hashable {
         /// The receiver's URL, e.g. `http://127.0.0.1:8080/pusher/webhooks`.
         public var url: String

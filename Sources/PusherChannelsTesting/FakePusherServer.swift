@@ -57,22 +57,28 @@ public actor FakePusherServer {
     var masterKey: String?
     /// The last event of each cache channel (name, data).
     var cache: [String: (event: String, data: String)] = [:]
-    /// Where webhooks wait for their delivery task, each with the target it was queued for.
-    let webhookQueue: AsyncStream<(target: WebhookTarget, body: [UInt8])>.Continuation
+    /// Where each new target's queue goes to get a delivery task of its own.
+    let webhookDeliverers: AsyncStream<WebhookQueue>.Continuation
+    /// The queue of each target webhooks go to (created at its first webhook).
+    var webhookQueues: [WebhookTarget: AsyncStream<[UInt8]>.Continuation] = [:]
+    /// Bytes of webhook bodies queued or being delivered (bounded by ``Limits/webhookBytes``).
+    var webhookQueuedBytes = 0
     /// Where webhooks go now, with its key and secret filled in; nil sends none.
     var webhookTarget: WebhookTarget?
+    /// ``Configuration/additionalWebhooks`` with their keys and secrets filled in.
+    let additionalWebhookTargets: [WebhookTarget]
     var webhooksDelivered = 0
     var webhooksFailed = 0
 
     init(
         configuration: Configuration, port: Int, refusing: NIOLockedValueBox<Bool>,
-        refusedCount: NIOLockedValueBox<Int>,
-        webhookQueue: AsyncStream<(target: WebhookTarget, body: [UInt8])>.Continuation,
-        webhookTarget: WebhookTarget?
+        refusedCount: NIOLockedValueBox<Int>, webhookDeliverers: AsyncStream<WebhookQueue>.Continuation,
+        webhookTarget: WebhookTarget?, additionalWebhookTargets: [WebhookTarget]
     ) {
         self.configuration = configuration
-        self.webhookQueue = webhookQueue
+        self.webhookDeliverers = webhookDeliverers
         self.webhookTarget = webhookTarget
+        self.additionalWebhookTargets = additionalWebhookTargets
         self.port = port
         self.refusing = refusing
         self.refusedCount = refusedCount
