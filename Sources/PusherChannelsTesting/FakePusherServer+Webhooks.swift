@@ -139,6 +139,9 @@ extension FakePusherServer {
             for await queue in queues {
                 group.addTask {
                     for await body in queue.bodies {
+                        // A stream hands out what it holds even to a cancelled task: once the
+                        // server stops, nothing more is sent.
+                        guard !Task.isCancelled else { return }
                         let delivered = await Self.deliver(body, to: queue.target)
                         await self.webhookFinished(delivered: delivered, bytes: body.count)
                     }
