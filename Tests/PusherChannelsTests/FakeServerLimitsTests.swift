@@ -110,8 +110,10 @@ struct FakeServerLimitsTests {
                 try await socket.send(#"{"event":"pusher:subscribe","data":{"channel":"flood"}}"#)
                 _ = try await socket.next(event: "pusher_internal:subscription_succeeded")
                 // From now on the client reads nothing: the socket buffers fill, then the queue.
-                let data = "\"" + String(repeating: "x", count: 64 * 1_024) + "\""
-                for _ in 0..<800 {
+                // Frames under the raw client's own bound (16 KiB), 48 MB in all: more than the
+                // socket buffers hold.
+                let data = "\"" + String(repeating: "x", count: 12 * 1_024) + "\""
+                for _ in 0..<4_000 {
                     _ = await server.trigger(channel: "flood", event: "big", data: data)
                     if await server.snapshot.openConnections.isEmpty { break }
                 }
