@@ -137,7 +137,7 @@ struct TimerScheduleTests {
         var reference = ReferenceSchedule()
         // Few ids and few distinct deadlines: many moves, cancels of scheduled timers and ties.
         let ids: [TimerID] =
-            (0..<6).map(Generation.init).flatMap { generation in
+            (0..<6).map { Generation($0) }.flatMap { generation in
                 [.handshake(generation), .activity(generation), .pong(generation), .close(generation)]
             }
             + (0..<40).map { .authorization(channel: ChannelName(unchecked: "private-\($0)"), socketID: "1.1") }
