@@ -107,8 +107,9 @@ extension PusherClient {
         let random = Double.random(in: 0..<1)
         switch outcome {
         case .closed(let close):
-            // A close this client did not ask for (anything but a normal closure) is worth a notice.
-            let level: Logger.Level = close?.code == 1000 ? .debug : .notice
+            // A close frame with an error code is worth a notice. Without a frame (a drop, or the
+            // end of this client's own close) the reconnection, if any, says why at `notice`.
+            let level: Logger.Level = (close.map { $0.code != 1000 } ?? false) ? .notice : .debug
             self.log(
                 level, "connection closed",
                 [
