@@ -172,17 +172,20 @@ extension PusherClient {
         if !labelled { self.metrics?.handedOver(total, channel: nil) }
     }
 
-    /// Logs a consumer failed as too slow (`warning`) and events its policy dropped (`notice`, one
-    /// line per ``DroppedEventsLog/interval`` at most). Names the channel, never event contents.
+    /// Logs consumers failed as too slow (`warning`) and events their policy dropped (`notice`),
+    /// each one line per ``LogPacer/interval`` at most, counting what came since the previous line.
+    /// Names the channel, never event contents.
     func logBackPressure(_ tally: DeliveryTally, channel: String?) {
         guard self.logger != nil, tally.consumersFailed > 0 || tally.dropped > 0 else { return }
         let channel = channel ?? Self.userEventsConsumers
-        if tally.consumersFailed > 0 {
+        if tally.consumersFailed > 0,
+            let count = self.failedConsumersLog.count(tally.consumersFailed, at: self.clock.now)
+        {
             self.log(
                 .warning, "a consumer fell too far behind and was failed (consumerTooSlow)",
-                ["pusher.channel": "\(channel)"])
+                ["pusher.channel": "\(channel)", "pusher.consumers_failed": "\(count)"])
         }
-        if tally.dropped > 0, let count = self.droppedEventsLog.dropped(tally.dropped, at: self.clock.now) {
+        if tally.dropped > 0, let count = self.droppedEventsLog.count(tally.dropped, at: self.clock.now) {
             self.log(
                 .notice, "a consumer is behind: its buffering policy dropped events",
                 ["pusher.channel": "\(channel)", "pusher.dropped": "\(count)"])

@@ -106,6 +106,31 @@ struct ClientLoggingTests {
         #expect(records.all.contains { $0.level == .debug && $0.message == "connection closed" })
     }
 
+    @Test("consumers failed in a burst: one warning per 10 s of the client's clock, counting every one")
+    func failedConsumersArePaced() async throws {
+        let records = LogRecords()
+        try await FakePusherServer.withRunning { server in
+            let clock = VirtualClock()
+            let client = server.inMemoryClient(clock: clock, logger: Self.logger(records))
+            try await withRunningClient(client) { client in
+                for channel in ["a", "b", "c", "d"] {
+                    if channel == "d" { clock.advance(by: .seconds(10)) }
+                    var events = client.events(on: channel, buffering: BufferingPolicy(limit: 1, whenFull: .fail))
+                        .makeAsyncIterator()
+                    await server.waitForSubscribers(of: channel)
+                    // Three events overflow a buffer of 1, even when the consumer waits for the first.
+                    for data in ["1", "2", "3"] { await server.trigger(channel: channel, event: "e", data: data) }
+                    await #expect(throws: PusherError.self) { while try await events.next() != nil {} }
+                    _ = await client.channels
+                }
+            }
+        }
+        let lines = Self.records(records, .warning, "a consumer fell too far behind and was failed (consumerTooSlow)")
+        // "a" at once; "b" and "c" within 10 s are counted in the line of "d", 10 s later.
+        #expect(lines.map { $0.metadata["pusher.channel"] } == ["a", "d"])
+        #expect(lines.map { $0.metadata["pusher.consumers_failed"] } == ["1", "3"])
+    }
+
     @Test("a flood of dropped events logs one line per 10 s of the client's clock, counting every drop")
     func droppedEventsArePaced() async throws {
         let records = LogRecords()
