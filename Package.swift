@@ -108,6 +108,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The fake server's webhooks.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // `inMemoryClient(…, logger:)`.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
