@@ -82,6 +82,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                // The timer schedule's heap.
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -106,6 +108,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The fake server's webhooks.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // `inMemoryClient(…, logger:)`.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your

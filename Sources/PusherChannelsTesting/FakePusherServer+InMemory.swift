@@ -1,26 +1,55 @@
 // SPDX-License-Identifier: MIT
 
+import Logging
 import NIOConcurrencyHelpers
 import PusherChannels
 
-// Connections without sockets: a client given ``transport`` reaches this server through an
+// Connections without sockets: a client given ``clientTransport`` reaches this server through an
 // ``InMemoryTransport``, and the server plays each connection's ``InMemoryPeer`` with the same
 // protocol logic as on loopback. The HTTP side (auth endpoints, HTTP API, webhooks) stays on loopback.
 extension FakePusherServer {
-    /// A transport that connects clients to this server in memory, for tests that are not about
-    /// sockets. ``refuseConnections(_:)`` fails its connection attempts as a refused upgrade fails.
-    package nonisolated var transport: any PusherTransport {
-        InMemoryServerTransport(server: self)
+    /// A transport that connects clients to this server in memory, without a socket: give it to
+    /// `PusherClient`'s `init(key:options:clock:logger:transport:)`, or let
+    /// ``inMemoryClient(key:options:clock:logger:)`` make the client.
+    ///
+    /// The server treats such a connection as one on loopback: the same handshake, subscriptions,
+    /// presence rosters, client events, close codes, drops and ``refuseConnections(_:)`` (a refused
+    /// attempt fails as a refused WebSocket upgrade does), and ``snapshot`` lists it with the others.
+    /// Only the WebSocket itself is left out, so the TLS mode does not apply to it. The HTTP side
+    /// (auth endpoints, HTTP API, webhooks) stays on loopback.
+    public nonisolated var clientTransport: PusherClientTransport {
+        PusherClientTransport(InMemoryServerTransport(server: self))
     }
 
-    /// A client of this server over ``transport``: the key and options of a loopback client
-    /// (``clientOptions()``, so auth endpoints are this server's) unless given.
-    package nonisolated func inMemoryClient<C: Clock>(
-        key: String? = nil, options: PusherClientOptions? = nil, clock: C
+    /// A client of this server connected in memory (``clientTransport``), with its timers on `clock`
+    /// (a ``VirtualClock`` in tests). Not running yet: run it with `withRunningClient(_:isolation:_:)`.
+    ///
+    /// ```swift
+    /// try await FakePusherServer.withRunning { server in
+    ///     let client = server.inMemoryClient(clock: VirtualClock())
+    ///     try await withRunningClient(client) { client in
+    ///         try await client.withSubscription(to: "prices") { events in
+    ///             await server.trigger(channel: "prices", event: "new-price", data: #"{"price":1}"#)
+    ///             var iterator = events.makeAsyncIterator()
+    ///             let event = try await iterator.next()
+    ///             #expect(event?.data == #"{"price":1}"#)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The application key; ``appKey`` (the one the server accepts) unless given.
+    ///   - options: The client's options; ``clientOptions()`` unless given. Their host, port and TLS
+    ///     settings do not matter in memory; the URL's path and key still do.
+    ///   - clock: The clock of the client's timers.
+    ///   - logger: Where the client logs; nothing without one.
+    public nonisolated func inMemoryClient<C: Clock>(
+        key: String? = nil, options: PusherClientOptions? = nil, clock: C, logger: Logger? = nil
     ) -> PusherClient where C.Duration == Duration {
         PusherClient(
-            key: key ?? self.appKey, options: options ?? self.clientOptions(), clock: clock, logger: nil,
-            transport: self.transport)
+            key: key ?? self.appKey, options: options ?? self.clientOptions(), clock: clock, logger: logger,
+            transport: self.clientTransport)
     }
 
     /// Whether a new connection is refused now; a refusal is counted in the snapshot.

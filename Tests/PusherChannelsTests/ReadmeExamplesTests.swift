@@ -4,7 +4,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
-// Loopback: the README's examples use only the public API, hence a real WebSocket.
+// The README's examples use only the public API; the testing one connects in memory, as the README shows.
 /// The README's examples, kept here so they compile (and the testing one runs) with every change.
 @Suite("README examples", .timeLimit(.minutes(1)))
 struct ReadmeExamplesTests {
@@ -14,7 +14,7 @@ struct ReadmeExamplesTests {
             let clock = VirtualClock()
             var options = server.clientOptions()
             options.backoff.jitter = 0
-            let client = PusherClient(key: server.appKey, options: options, clock: clock)
+            let client = server.inMemoryClient(options: options, clock: clock)  // no socket
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}

@@ -22,7 +22,7 @@ struct MessageRoutes: Sendable {
         do {
             try await self.pusher.trigger(
                 channel: message.channel, event: "message", data: event, socketID: message.socketID)
-        } catch where error.code == .invalidArgument || error.code == .limitExceeded {
+        } catch let error where error.code == .invalidArgument || error.code == .limitExceeded {
             // Checked before anything is sent: a bad channel name, socket id, or too much data.
             throw HTTPError(.badRequest, message: error.message)
         } catch {

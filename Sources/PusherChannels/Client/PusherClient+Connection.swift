@@ -107,11 +107,15 @@ extension PusherClient {
         let random = Double.random(in: 0..<1)
         switch outcome {
         case .closed(let close):
+            // A close frame with an error code is worth a notice. Without a frame (a drop, or the
+            // end of this client's own close) the reconnection, if any, says why at `notice`.
+            let level: Logger.Level = (close.map { $0.code != 1000 } ?? false) ? .notice : .debug
             self.log(
-                .debug, "connection closed",
+                level, "connection closed",
                 [
                     "pusher.generation": "\(generation)",
                     "pusher.close_code": "\(close.map { String($0.code) } ?? "none")",
+                    "pusher.reason": "\(close?.reason ?? "")",
                 ])
             if let limit = close?.exceededMessageSizeLimit {
                 self.perform(self.engine.messageTooLarge(generation: generation, limit: limit, at: now, random: random))
@@ -121,14 +125,19 @@ extension PusherClient {
                         generation: generation, closeCode: close?.code, reason: close?.reason, at: now, random: random))
             }
         case .failed(let error):
-            self.log(.debug, "connection failed", ["pusher.generation": "\(generation)", "pusher.error": "\(error)"])
             // The transport's own typed errors (such as tlsFailed) reach the user as they are.
             let failure =
                 error as? PusherError ?? PusherError(.transportFailed, "connection failed: \(error)", cause: error)
+            self.log(
+                .warning, "connection failed",
+                [
+                    "pusher.generation": "\(generation)", "pusher.error": "\(failure.code)",
+                    "pusher.reason": "\(failure.message)",
+                ])
             self.perform(self.engine.transportFailed(generation: generation, error: failure, at: now, random: random))
         case .aborted:
             if let overflow = handle?.overflow {
-                self.log(.debug, "connection dropped: outbox over its limit", ["pusher.generation": "\(generation)"])
+                self.log(.warning, "connection dropped: outbox over its limit", ["pusher.generation": "\(generation)"])
                 self.perform(
                     self.engine.transportFailed(generation: generation, error: overflow, at: now, random: random))
                 return

@@ -30,6 +30,7 @@ extension PusherClient {
                 guard let buffer = self.presenceConsumers[id] else { continue }
                 var tally = DeliveryTally()
                 if !buffer.deliver(contentsOf: [change], tally: &tally) { failed.append(id) }
+                self.logBackPressure(tally, channel: buffer.channel)
                 // Presence changes are not events: only a failed consumer is counted.
                 self.metrics?.handedOver(DeliveryTally(consumersFailed: tally.consumersFailed), channel: buffer.channel)
             case .finishConsumer(let id, let error):
@@ -74,7 +75,7 @@ extension PusherClient {
             case .cancelCall(let timer, let reason):
                 self.cancelCall(timer, reason: reason)
             case .publishState(let state):
-                self.log(.debug, "connection state changed", ["pusher.state": "\(state)"])
+                self.logStateChange(state)
                 subscriptionsChanged = true
                 self.metrics?.stateChanged(to: state)
                 self.endConnectionSpans(state: state)
@@ -165,8 +166,52 @@ extension PusherClient {
         for consumer in staged {
             var tally = DeliveryTally()
             if !consumer.flush(tally: &tally) { failed.append(consumer.id) }
+            self.logBackPressure(tally, channel: consumer.buffer.channel)
             if labelled { self.metrics?.handedOver(tally, channel: consumer.buffer.channel) } else { total += tally }
         }
         if !labelled { self.metrics?.handedOver(total, channel: nil) }
+    }
+
+    /// Logs consumers failed as too slow (`warning`) and events their policy dropped (`notice`),
+    /// each one line per ``LogPacer/interval`` at most, counting what came since the previous line.
+    /// Names the channel, never event contents.
+    func logBackPressure(_ tally: DeliveryTally, channel: String?) {
+        guard self.logger != nil, tally.consumersFailed > 0 || tally.dropped > 0 else { return }
+        let channel = channel ?? Self.userEventsConsumers
+        if tally.consumersFailed > 0,
+            let count = self.failedConsumersLog.count(tally.consumersFailed, at: self.clock.now)
+        {
+            self.log(
+                .warning, "a consumer fell too far behind and was failed (consumerTooSlow)",
+                ["pusher.channel": "\(channel)", "pusher.consumers_failed": "\(count)"])
+        }
+        if tally.dropped > 0, let count = self.droppedEventsLog.count(tally.dropped, at: self.clock.now) {
+            self.log(
+                .notice, "a consumer is behind: its buffering policy dropped events",
+                ["pusher.channel": "\(channel)", "pusher.dropped": "\(count)"])
+        }
+    }
+
+    /// Logs a new connection state: reconnections at `notice` (with the attempt, the delay and the
+    /// cause's code), a connection that failed for good at `warning`, the rest at `debug`.
+    private func logStateChange(_ state: ConnectionState) {
+        switch state {
+        case .reconnecting(let attempt, let delay, let cause):
+            self.log(
+                .notice, "reconnecting",
+                [
+                    "pusher.attempt": "\(attempt)", "pusher.delay": "\(delay)", "pusher.cause": "\(cause.code)",
+                    "pusher.close_code": "\(cause.closeCode.map(String.init) ?? "-")",
+                ])
+        case .failed(let error):
+            self.log(
+                .warning, "connection failed, not retrying",
+                [
+                    "pusher.error": "\(error.code)", "pusher.reason": "\(error.message)",
+                    "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")",
+                ])
+        default:
+            self.log(.debug, "connection state changed", ["pusher.state": "\(state)"])
+        }
     }
 }

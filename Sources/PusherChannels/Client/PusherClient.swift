@@ -80,6 +80,10 @@ public actor PusherClient: Service {
     var metrics: ClientMetrics?
     /// The tracing span of each connection attempt, until it connects or fails.
     var connectionSpans: [Generation: any Span] = [:]
+    /// Pace the log lines about events dropped under `dropOldest` and `dropNewest`, and about
+    /// consumers failed as too slow.
+    var droppedEventsLog = LogPacer()
+    var failedConsumersLog = LogPacer()
 
     /// Creates a client whose timers run on the continuous clock.
     ///
