@@ -11,11 +11,6 @@ import Musl
 import Darwin
 #endif
 
-/// `write(2)`, by a name that the writer's own `write` does not hide.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
-}
-
 /// Standard output of `listen`: lines are collected in a bounded buffer that a serial queue of its
 /// own writes out with `write(2)`, so a slow reader never blocks a thread of the concurrency pool.
 ///
@@ -162,7 +157,7 @@ final class OutputWriter: Sendable {
                 self.resumeIdleObservers()
                 return
             }
-            guard self.writeAll(chunk) else {
+            guard DescriptorWriting.writeAll(to: self.descriptor, chunk) else {
                 self.close()
                 return
             }
@@ -200,28 +195,4 @@ final class OutputWriter: Sendable {
         for observer in idle { observer.resume() }
     }
 
-    /// Writes every byte; false when the output is gone (`EPIPE`) or broken.
-    private func writeAll(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(self.descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                switch errno {
-                case EINTR:
-                    continue
-                case EAGAIN:
-                    // A non-blocking descriptor (shared with a parent that set O_NONBLOCK).
-                    var writable = pollfd(fd: self.descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&writable, 1, -1)
-                default:
-                    return false
-                }
-            }
-            return true
-        }
-    }
 }

@@ -107,7 +107,7 @@ final class StandardErrorWriter: Sendable {
                 return state.pending
             }
             guard let chunk else { return }
-            if !self.writeAll(chunk) {
+            if !DescriptorWriting.writeAll(to: self.descriptor, chunk) {
                 self.state.withLockedValue { state in
                     state.isBroken = true
                     state.isWriting = false
@@ -118,33 +118,4 @@ final class StandardErrorWriter: Sendable {
         }
     }
 
-    /// Writes every byte (blocking this queue's thread only); false when standard error is gone.
-    private func writeAll(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(self.descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                switch errno {
-                case EINTR:
-                    continue
-                case EAGAIN:
-                    // A non-blocking descriptor (shared with a parent that set O_NONBLOCK).
-                    var writable = pollfd(fd: self.descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&writable, 1, -1)
-                default:
-                    return false
-                }
-            }
-            return true
-        }
-    }
-}
-
-/// `write(2)`, by a name that the writer's own `write` does not hide.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }
