@@ -12,9 +12,9 @@ struct Bench: AsyncParsableCommand {
             process runs the client alone), connects one client through the public API, subscribes to \
             --channels channels, and consumes the --events events that the server then writes as fast as \
             the socket takes them (pre-encoded frames of --payload-bytes of data, round-robin over the \
-            channels), each channel with its own `for try await` loop, which may buffer all of its events \
-            (a consumer that lags shows as memory, not as a consumerTooSlow failure; --buffer-limit 10000 \
-            gives it the default policy instead). It prints one name=value a line: \
+            channels), each channel with its own `for try await` loop, with the client's default \
+            buffering (a consumer that lags pauses reading from the socket: nothing is lost, memory stays \
+            bounded; --buffer-limit changes the limit). It prints one name=value a line: \
             events_per_second (from the first event to the last); cpu_us_per_event (this process's user + \
             system CPU time over that span, per event); peak_rss_mib (ru_maxrss); connect_seconds; \
             subscribe_seconds (from subscribing to the first event, which the server sends only once every \
@@ -62,7 +62,7 @@ struct Bench: AsyncParsableCommand {
 
     @Option(
         help:
-            "Events each consumer may buffer (default: all of its channel's events); past it the consumer fails with consumerTooSlow."
+            "Events each consumer buffers before the client pauses reading from the socket (default 10000)."
     )
     var bufferLimit: Int?
 
@@ -184,10 +184,7 @@ struct Bench: AsyncParsableCommand {
         for (index, channel) in channels.enumerated() {
             quotas[channel] = events / channels.count + (index < events % channels.count ? 1 : 0)
         }
-        // Room for every event, by count and by bytes (encrypted events are larger than 32 MiB / events).
-        let buffering = BufferingPolicy(
-            limit: max(events, BufferingPolicy.default.limit), whenFull: .fail, byteLimit: Int.max)
-        for try await event in client.events(on: channels, buffering: buffering) {
+        for try await event in client.events(on: channels) {
             let count = received[event.channel, default: 0] + 1
             received[event.channel] = count
             if count == 1 { tracker.firstEventOfChannel() }
@@ -201,6 +198,8 @@ struct Bench: AsyncParsableCommand {
     /// Connects one client, then consumes `events` events spread over `channels` (round-robin, as
     /// the load server sends them), one consumer task per channel.
     private func measure(key: String, options: PusherClientOptions, channels: [String]) async throws -> BenchResult {
+        var options = options
+        if let bufferLimit = self.bufferLimit { options.buffering.limit = bufferLimit }
         let events = self.events
         let started = BenchTracker.Mark.now()
         let tracker = BenchTracker(channels: channels.count)
@@ -234,14 +233,8 @@ struct Bench: AsyncParsableCommand {
                             let quota = events / channels.count + (index < events % channels.count ? 1 : 0)
                             consumers.addTask {
                                 var received = 0
-                                // By default room for every event of the channel: a consumer that lags
-                                // shows as memory, not as a consumerTooSlow failure.
-                                let buffering =
-                                    self.bufferLimit.map { BufferingPolicy(limit: $0, whenFull: .fail) }
-                                    ?? BufferingPolicy(
-                                        limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail,
-                                        byteLimit: Int.max)
-                                for try await _ in client.events(on: channel, buffering: buffering) {
+                                // The client's buffering (flow control by default; see `options`).
+                                for try await _ in client.events(on: channel) {
                                     if received == 0 { tracker.firstEventOfChannel() }
                                     received += 1
                                     if received == quota { break }

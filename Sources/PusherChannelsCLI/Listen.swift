@@ -79,9 +79,9 @@ struct Listen: AsyncParsableCommand {
     @Option(
         name: .customLong("when-full"),
         help:
-            "When a consumer's buffer is full: fail (report, lose what was buffered beyond, subscribe again), drop-oldest or drop-newest."
+            "When a consumer's buffer is full: pause-reading (stop reading the socket until it catches up; nothing is lost), fail (report, lose what was buffered beyond, subscribe again), drop-oldest or drop-newest."
     )
-    var whenFull: WhenFullOption = .fail
+    var whenFull: WhenFullOption = .pauseReading
 
     @Option(help: "Auth endpoint for private and presence channels (form POST of socket_id and channel_name).")
     var authEndpoint: String?

@@ -13,9 +13,11 @@ enum ListenHelp {
 
         A channel that fails (an invalid name, authorization refused, a subscription error) is \
         reported on standard error; the other channels keep flowing. While standard output is \
-        behind, each consumer holds up to --buffer-limit events; when that is full, --when-full fail \
-        reports consumerTooSlow (events were lost) and subscribes again, drop-oldest and drop-newest \
-        drop events silently.
+        behind, each consumer holds up to --buffer-limit events; when that is full, --when-full \
+        pause-reading (the default) stops reading from the socket until the consumer has caught up \
+        (nothing is lost; the server is slowed down, every channel waits), fail reports \
+        consumerTooSlow (events were lost) and subscribes again, drop-oldest and drop-newest drop \
+        events silently.
 
         Exit status: 0 after SIGINT or SIGTERM (the connection is closed with a normal close frame), \
         after --count events, or when standard output is closed (`listen | head -n 1`); 1 when the \

@@ -70,11 +70,39 @@ extension CLITests {
         }
     }
 
-    @Test("a consumer that falls behind standard output is reported and subscribed again; output is bounded")
-    func consumerTooSlow() async throws {
+    @Test("by default a consumer that falls behind standard output pauses reading: every event is printed, in order")
+    func pauseReadingByDefault() async throws {
         try await FakePusherServer.withRunning { server in
             let cli = try CLIProcess(
                 self.connectionArguments(server) + ["--channel", "flood", "--buffer-limit", "10"],
+                readsOutput: false,
+                fillsOutputPipe: true
+            )
+            await server.waitForSubscribers(of: "flood")
+            let data = String(repeating: "x", count: 1000)
+            for index in 0..<400 { await server.trigger(channel: "flood", event: "e\(index)", data: data) }
+            await server.trigger(channel: "flood", event: "marker", data: "after")
+            cli.startReadingOutput()
+            let isMarker: (String) -> Bool = { $0.contains(#""event":"marker""#) }
+            var version = 0
+            while !cli.standardOutputLines.contains(where: isMarker) {
+                version = await cli.waitForChange(after: version)
+            }
+            cli.send(signal: SIGINT)
+            #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+            let events = cli.standardOutputLines.filter { !$0.hasPrefix("#") }
+            let expected = (0..<400).map { #"{"channel":"flood","event":"e\#($0)","data":"\#(data)"}"# }
+            #expect(events == expected + [#"{"channel":"flood","event":"marker","data":"after"}"#])
+            #expect(!cli.standardError.contains("consumerTooSlow"), "stderr: \(cli.standardError)")
+            #expect(await server.snapshot.connections.count == 1, "stderr: \(cli.standardError)")
+        }
+    }
+
+    @Test("with --when-full fail a consumer that falls behind standard output is reported and subscribed again; output is bounded")
+    func consumerTooSlow() async throws {
+        try await FakePusherServer.withRunning { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + ["--channel", "flood", "--buffer-limit", "10", "--when-full", "fail"],
                 readsOutput: false,
                 fillsOutputPipe: true
             )

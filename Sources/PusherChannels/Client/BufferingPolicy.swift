@@ -5,13 +5,23 @@ import PusherCore
 
 /// How many events may wait for a consumer that is not keeping up, and what happens when more arrive.
 ///
-/// Each consumer has its own buffer, so a stalled consumer never delays another one or the
-/// connection. The default keeps up to 10 000 events and then *fails* that consumer's sequence with
-/// ``PusherError/Code-swift.struct/consumerTooSlow``: losing events silently is worse than
-/// stopping loudly. Pick `.dropOldest` for feeds where only recent values matter (prices), or
-/// `.dropNewest` to keep the backlog and discard what arrives on top of it.
+/// Each consumer has its own buffer. By default (``default``, `whenFull: .pauseReading`) nothing is
+/// lost: once a consumer holds 10 000 events (or 32 MiB), the client stops reading from the socket
+/// until that consumer has taken half of them, so the server is slowed down through TCP and memory
+/// stays bounded. While reading is paused, the events of every channel on that connection wait
+/// too, not only the slow consumer's: a consumer that stops iterating for good holds the whole
+/// connection (leave its loop, or cancel its task, to let the others go on).
+///
+/// The other choices keep the connection flowing at a consumer's expense: `.fail` ends the slow
+/// consumer's sequence with ``PusherError/Code-swift.struct/consumerTooSlow``; `.dropOldest` suits
+/// feeds where only recent values matter (prices); `.dropNewest` keeps the backlog and discards
+/// what arrives on top of it.
 public struct BufferingPolicy: Sendable, Hashable {
     public enum WhenFull: Sendable, Hashable {
+        /// Stop reading from the socket until the consumer has taken its backlog down to half the
+        /// limits; nothing is lost. The limits are a high-water mark: the events of the socket
+        /// read being handled still go in (a few hundred KiB at most).
+        case pauseReading
         /// End the consumer's sequence with a `consumerTooSlow` error after the buffered events.
         case fail
         /// Discard the oldest buffered event to make room.
@@ -39,6 +49,6 @@ public struct BufferingPolicy: Sendable, Hashable {
         self.whenFull = whenFull
     }
 
-    /// 10 000 events or 32 MiB, then fail the consumer.
-    public static let `default` = BufferingPolicy(limit: 10_000, whenFull: .fail)
+    /// 10 000 events or 32 MiB, then pause reading from the socket until the consumer catches up.
+    public static let `default` = BufferingPolicy(limit: 10_000, whenFull: .pauseReading)
 }

@@ -82,11 +82,25 @@ extension PusherClient {
     }
 
     /// Reads inbound batches on this actor until the connection ends: the transport resumes the
-    /// actor itself with each batch, without a hop through another executor.
+    /// actor itself with each batch, without a hop through another executor. While a consumer is
+    /// over its limits (`pauseReading`), the next batch waits: the transport's bounded queue fills
+    /// and it stops reading from the socket (flow control).
     private func readInbound(from connection: any TransportConnection, generation: Generation) async throws {
         while let batch = try await connection.receive(isolation: self) {
             self.received(batch, generation: generation)
+            if !self.flowGate.isOpen { await self.waitForConsumers(generation: generation) }
         }
+    }
+
+    /// Waits until no consumer is over its limits (or the connection task is cancelled). The
+    /// engine meanwhile takes the socket's silence for the client's own doing.
+    private func waitForConsumers(generation: Generation) async {
+        self.engine.inboundPaused(generation: generation)
+        self.metrics?.readingPaused()
+        self.pausedReaders += 1
+        await self.flowGate.waitUntilOpen(isolation: self)
+        self.pausedReaders -= 1
+        self.engine.inboundResumed(generation: generation, at: self.clock.now)
     }
 
     private func connectionCancelled(generation: Generation) {

@@ -63,8 +63,13 @@ extension PusherClient {
         -> PresenceChangeSequence
     {
         PresenceChangeSequence { [self] in
-            let policy = BufferingPolicy(limit: self.options.buffering.limit, whenFull: .fail)
-            let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy)
+            // Membership changes cannot be dropped without corrupting the roster: a full buffer
+            // pauses reading (the default) or fails the consumer.
+            let buffering = self.options.buffering
+            let policy = BufferingPolicy(
+                limit: buffering.limit, whenFull: buffering.whenFull == .pauseReading ? .pauseReading : .fail,
+                byteLimit: buffering.byteLimit)
+            let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy, gate: self.flowGate)
             let token = self.registerConsumer(.presence(channel, authorization: authorization), .presence(buffer))
             return (buffer, token)
         }
@@ -82,7 +87,7 @@ extension PusherClient {
         channel: String?,
         buffering: BufferingPolicy
     ) -> (ConsumerBuffer<ChannelEvent>, ListenerToken) {
-        let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering)
+        let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering, gate: self.flowGate)
         return (buffer, self.registerConsumer(request, .events(buffer)))
     }
 

@@ -176,7 +176,9 @@ extension PusherClient {
     /// each one line per ``LogPacer/interval`` at most, counting what came since the previous line.
     /// Names the channel, never event contents.
     func logBackPressure(_ tally: DeliveryTally, channel: String?) {
-        guard self.logger != nil, tally.consumersFailed > 0 || tally.dropped > 0 else { return }
+        guard self.logger != nil, tally.consumersFailed > 0 || tally.dropped > 0 || tally.readingPaused > 0 else {
+            return
+        }
         let channel = channel ?? Self.userEventsConsumers
         if tally.consumersFailed > 0,
             let count = self.failedConsumersLog.count(tally.consumersFailed, at: self.clock.now)
@@ -184,6 +186,11 @@ extension PusherClient {
             self.log(
                 .warning, "a consumer fell too far behind and was failed (consumerTooSlow)",
                 ["pusher.channel": "\(channel)", "pusher.consumers_failed": "\(count)"])
+        }
+        if tally.readingPaused > 0, let count = self.pausedReadingLog.count(tally.readingPaused, at: self.clock.now) {
+            self.log(
+                .notice, "a consumer is behind: reading from the socket paused until it catches up",
+                ["pusher.channel": "\(channel)", "pusher.pauses": "\(count)"])
         }
         if tally.dropped > 0, let count = self.droppedEventsLog.count(tally.dropped, at: self.clock.now) {
             self.log(

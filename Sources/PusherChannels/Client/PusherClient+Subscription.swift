@@ -47,7 +47,8 @@ extension PusherClient {
         // Observed before the consumer exists, so that no outcome can come in between.
         var outcomes = waitsForConfirmation ? self.subscriptionEvents(on: channel).makeAsyncIterator() : nil
         let ticket = ConsumerTicket()
-        let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering ?? self.options.buffering)
+        let buffer = ConsumerBuffer<ChannelEvent>(
+            channel: channel, policy: buffering ?? self.options.buffering, gate: self.flowGate)
         let token = self.registerConsumer(
             .channel(channel, eventName: eventName, authorization: authorization), .events(buffer), ticket: ticket)
         defer {

@@ -47,6 +47,9 @@ public actor PusherClient: Service {
     nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
     nonisolated let observers = ObserverRegistry()
+    /// Closed while a consumer with the `pauseReading` policy is over its limits: the socket's
+    /// reader waits at it (flow control, see ``BufferingPolicy``).
+    nonisolated let flowGate = FlowGate()
     /// Consumers made since the actor last looked (see ``registerPendingConsumers()``).
     nonisolated let pendingConsumers = PendingConsumers()
     /// The connection URL, or why the options cannot form one or are invalid (checked before every
@@ -84,6 +87,9 @@ public actor PusherClient: Service {
     /// consumers failed as too slow.
     var droppedEventsLog = LogPacer()
     var failedConsumersLog = LogPacer()
+    var pausedReadingLog = LogPacer()
+    /// Socket readers waiting at ``flowGate`` now.
+    var pausedReaders = 0
 
     /// Creates a client whose timers run on the continuous clock.
     ///
@@ -162,6 +168,9 @@ public actor PusherClient: Service {
     func registeredConsumerCount(on channel: String) -> Int {
         channel == Self.userEventsConsumers ? self.engine.userConsumerCount : self.engine.consumerCount(on: channel)
     }
+
+    /// Whether a socket's reader waits for a consumer to catch up (for the package's tests of flow control).
+    package var isReadingPaused: Bool { self.pausedReaders > 0 }
 
     /// The name ``consumerCount(on:)`` and ``waitForConsumers(on:count:)`` take for the consumers of
     /// ``userEvents(named:buffering:)`` (not a channel).

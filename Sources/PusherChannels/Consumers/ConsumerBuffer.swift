@@ -12,6 +12,10 @@ import PusherCore
 /// The limits count events the consumer has not taken, and their bytes. A consumer that is waiting
 /// has one more place: the event that wakes it is as good as taken (and `dropOldest` never drops
 /// it). An element larger than the byte limit alone is still taken when nothing else is buffered.
+///
+/// With `pauseReading`, the limits are a high-water mark: every element is taken, and the buffer
+/// holds the client's ``FlowGate`` from the moment it goes over them until the consumer has taken
+/// it down to half of both (or it ends), so the client reads no more meanwhile.
 package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     private enum End {
         case finished
@@ -25,6 +29,8 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         /// The consumer waits, or was woken and has not taken yet: the first element is its.
         var reserved = false
         var end: End?
+        /// Over the high-water mark (`pauseReading`): the buffer holds the flow gate.
+        var holdsGate = false
     }
 
     private enum Taken {
@@ -36,15 +42,24 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     private let limit: Int
     private let byteLimit: Int
     private let whenFull: BufferingPolicy.WhenFull
+    /// What `pauseReading` holds while the buffer is over its limits (nil: the policy is another).
+    private let gate: FlowGate?
     /// The buffer, with the consumer's iterator as its one waiter.
     private let state = WaitableState(State())
 
-    package init(channel: String?, policy: BufferingPolicy) {
+    /// - Parameters:
+    ///   - gate: The client's flow gate, which the `pauseReading` policy holds while the buffer is
+    ///     over its limits. Without one, `pauseReading` buffers without limit (for tests only).
+    package init(channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil) {
         self.channel = channel
         self.limit = policy.limit
         self.byteLimit = policy.byteLimit
         self.whenFull = policy.whenFull
+        self.gate = policy.whenFull == .pauseReading ? gate : nil
     }
+
+    /// Whether the buffer is over its limits and holds the flow gate (`pauseReading`).
+    package var isOverLimit: Bool { self.state.withLock { $0.holdsGate } }
 
     // MARK: Producer (the client)
 
@@ -81,6 +96,17 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
             return true
         }
         switch self.whenFull {
+        case .pauseReading:
+            // Taken anyway (the reader stops after this batch); the gate closes once.
+            state.elements.append(element)
+            state.bytes += size
+            tally.accepted += 1
+            if !state.holdsGate, let gate = self.gate {
+                state.holdsGate = true
+                gate.hold()
+                tally.readingPaused += 1
+            }
+            return true
         case .dropNewest:
             tally.dropped += 1
             return true
@@ -111,9 +137,13 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
     /// first end wins.
     package func finish(throwing error: PusherError? = nil) {
-        self.state.update { state in
+        let releases = self.state.update { state -> Bool in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
+            // Nothing more comes in: the reader need not wait for the rest to be taken.
+            defer { state.holdsGate = false }
+            return state.holdsGate
         }
+        if releases { self.gate?.release() }
     }
 
     /// Whether the consumer is suspended waiting for elements.
@@ -124,10 +154,16 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
     /// executor, so taking a buffered element is a lock and no hop.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
+        var releases = false
         let taken = await self.state.wait(isolation: actor) { state -> Taken? in
             if let element = state.elements.popFirst() {
                 state.bytes -= element.bufferedByteCount
                 state.reserved = false
+                // Down to half of both limits: the reader may go on.
+                if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
+                    state.holdsGate = false
+                    releases = true
+                }
                 return .element(element)
             }
             if let end = state.end {
@@ -138,6 +174,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
             state.reserved = true
             return nil
         }
+        if releases { self.gate?.release() }
         switch taken {
         case .element(let element): return element
         case .end(.failed(let error)): throw error

@@ -137,6 +137,11 @@ struct ClientMetrics {
         self.counter("pusher_decryption_failures_total", dimensions).increment()
     }
 
+    /// The client stopped reading a socket until its consumers catch up (``BufferingPolicy/WhenFull/pauseReading``).
+    mutating func readingPaused() {
+        self.counter("pusher_reading_paused_total", []).increment()
+    }
+
     mutating func keyReloadStarted(channel: String) {
         self.counter("pusher_key_reloads_total", self.includesChannelLabel ? ["channel", channel] : []).increment()
     }

@@ -18,6 +18,20 @@ extension ConnectionStateMachine {
         self.lastActivity = now
     }
 
+    /// The client stopped reading the socket of `generation` until its consumers catch up (flow
+    /// control). Until ``inboundResumed(generation:at:)``, the activity and pong timeouts do not end
+    /// the connection: whatever the server sent waits unread, its pongs included.
+    package mutating func inboundPaused(generation: Generation) {
+        self.pausedGeneration = generation
+    }
+
+    /// The client reads the socket of `generation` again: its silence counts from now.
+    package mutating func inboundResumed(generation: Generation, at now: Duration) {
+        guard self.pausedGeneration == generation else { return }
+        self.pausedGeneration = nil
+        if generation == self.activeGeneration { self.lastActivity = max(self.lastActivity, now) }
+    }
+
     /// A channel event of a channel the server confirmed reached its consumers on the active
     /// socket. Once the connection has also stayed up for ``Backoff/settleTime`` it counts as healthy,
     /// and the backoff starts afresh after it ends. Cheap enough to call per event.

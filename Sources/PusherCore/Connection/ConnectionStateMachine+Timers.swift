@@ -35,6 +35,15 @@ extension ConnectionStateMachine {
 
         case .connected(let attempt, let socketID, let activityTimeout, let pingSentAt, let since)
         where attempt.generation == generation:
+            // Not read by the client's choice (flow control): not a sign of a dead connection. The
+            // ping is forgotten (its pong waits unread) and silence counts again once reading resumes.
+            if self.pausedGeneration == generation {
+                if pingSentAt != nil {
+                    self.state = .connected(
+                        attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil, since: since)
+                }
+                return self.scheduleLiveness(.activity(generation), deadline: now + activityTimeout)
+            }
             if let pingSentAt, self.lastActivity < pingSentAt {
                 let deadline = pingSentAt + self.configuration.pongTimeout
                 guard now >= deadline else { return self.scheduleLiveness(.pong(generation), deadline: deadline) }

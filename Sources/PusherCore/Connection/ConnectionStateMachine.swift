@@ -111,6 +111,9 @@ package struct ConnectionStateMachine: Sendable {
     var violation: (generation: Generation, cause: PusherError)?
     /// The liveness timer of the active socket (handshake, activity or pong) while one is scheduled.
     var livenessTimer: TimerID?
+    /// The socket the client stopped reading because a consumer is behind (flow control): its
+    /// silence is the client's own doing, so it is not taken for a dead connection.
+    var pausedGeneration: Generation?
 
     package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -48,6 +48,18 @@ extension ClientEngine {
         return actions
     }
 
+    /// The driver stopped reading the socket of `generation` because a consumer is behind (see
+    /// ``ConnectionStateMachine/inboundPaused(generation:)``).
+    package mutating func inboundPaused(generation: Generation) {
+        self.connection.inboundPaused(generation: generation)
+    }
+
+    /// The driver reads the socket of `generation` again.
+    package mutating func inboundResumed(generation: Generation, at now: Duration) {
+        self.now = now
+        self.connection.inboundResumed(generation: generation, at: now)
+    }
+
     package mutating func transportOpened(generation: Generation, at now: Duration) -> [Action] {
         self.now = now
         return self.apply(self.connection.transportOpened(generation: generation, at: now))

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherCore
+import Testing
+
+/// `pauseReading`: a buffer over its limits keeps every element and holds the client's flow gate
+/// until its consumer has taken it down to half of them, or it ends.
+@Suite("Flow control: ConsumerBuffer and FlowGate", .timeLimit(.minutes(1)))
+struct FlowGateTests {
+    static func buffer(limit: Int, byteLimit: Int = 1 << 20, gate: FlowGate) -> ConsumerBuffer<Int> {
+        ConsumerBuffer(
+            channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: .pauseReading, byteLimit: byteLimit),
+            gate: gate)
+    }
+
+    @Test("over the limit nothing is dropped and the gate closes; it opens once half the limit is left")
+    func countHighWater() async throws {
+        let gate = FlowGate()
+        let buffer = Self.buffer(limit: 4, gate: gate)
+        #expect(buffer.deliver(contentsOf: [1, 2, 3, 4]))
+        #expect(gate.isOpen, "at the limit, not over it")
+        #expect(buffer.deliver(contentsOf: [5, 6, 7, 8]))
+        #expect(!gate.isOpen)
+        var taken: [Int] = []
+        for _ in 0..<5 {
+            taken.append(try #require(try await buffer.next()))
+            #expect(!gate.isOpen, "\(8 - taken.count) left of a limit of 4")
+        }
+        taken.append(try #require(try await buffer.next()))
+        #expect(gate.isOpen, "2 left: half the limit")
+        buffer.finish()
+        while let element = try await buffer.next() { taken.append(element) }
+        #expect(taken == Array(1...8))
+    }
+
+    @Test("the byte limit is a high-water mark too (test elements weigh their value in bytes)")
+    func byteHighWater() async throws {
+        let gate = FlowGate()
+        let buffer = Self.buffer(limit: 100, byteLimit: 600, gate: gate)
+        #expect(buffer.deliver(contentsOf: [400, 300]))
+        #expect(!gate.isOpen)
+        #expect(try await buffer.next() == 400)
+        #expect(gate.isOpen, "300 bytes left: half the byte limit")
+    }
+
+    @Test("a buffer that ends while over its limits opens the gate (its consumer is gone)")
+    func finishOpens() {
+        let gate = FlowGate()
+        let buffer = Self.buffer(limit: 1, gate: gate)
+        _ = buffer.deliver(contentsOf: [1, 2, 3])
+        #expect(!gate.isOpen)
+        buffer.finish()
+        #expect(gate.isOpen)
+        buffer.finish()
+        #expect(gate.isOpen, "a second end releases nothing more")
+    }
+
+    @Test("one gate for every consumer: it opens when the last one over its limits catches up")
+    func sharedGate() async throws {
+        let gate = FlowGate()
+        let first = Self.buffer(limit: 2, gate: gate)
+        let second = Self.buffer(limit: 2, gate: gate)
+        _ = first.deliver(contentsOf: [1, 2, 3])
+        _ = second.deliver(contentsOf: [1, 2, 3])
+        // Going over again while already over holds the gate once.
+        _ = first.deliver(contentsOf: [4])
+        for _ in 0..<3 { _ = try await first.next() }
+        #expect(!gate.isOpen, "the second consumer is still behind")
+        for _ in 0..<2 { _ = try await second.next() }
+        #expect(gate.isOpen)
+    }
+
+    @Test("a reader waiting at the gate resumes when it opens; a cancelled wait returns at once")
+    func waiting() async {
+        let gate = FlowGate()
+        let buffer = Self.buffer(limit: 1, gate: gate)
+        _ = buffer.deliver(contentsOf: [1, 2])
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await gate.waitUntilOpen() }
+            group.addTask { await gate.waitUntilOpen() }
+            // Down to 0 of a limit of 1: half of it.
+            _ = try? await buffer.next()
+            _ = try? await buffer.next()
+            await group.waitForAll()
+        }
+        #expect(gate.isOpen)
+        _ = buffer.deliver(contentsOf: [3, 4, 5])
+        #expect(!gate.isOpen)
+        let waiter = Task { await gate.waitUntilOpen() }
+        waiter.cancel()
+        await waiter.value
+        #expect(!gate.isOpen, "cancelling a wait opens nothing")
+    }
+
+    @Test("without the pauseReading policy the gate is never held")
+    func otherPolicies() {
+        let gate = FlowGate()
+        for whenFull in [BufferingPolicy.WhenFull.fail, .dropOldest, .dropNewest] {
+            let buffer = ConsumerBuffer<Int>(
+                channel: "feed", policy: BufferingPolicy(limit: 1, whenFull: whenFull), gate: gate)
+            _ = buffer.deliver(contentsOf: [1, 2, 3])
+            #expect(gate.isOpen)
+        }
+    }
+}
