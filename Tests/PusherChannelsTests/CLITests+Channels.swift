@@ -98,11 +98,15 @@ extension CLITests {
         }
     }
 
-    @Test("with --when-full fail a consumer that falls behind standard output is reported and subscribed again; output is bounded")
+    @Test(
+        "with --when-full fail a consumer that falls behind standard output is reported and subscribed again; output is bounded"
+    )
     func consumerTooSlow() async throws {
         try await FakePusherServer.withRunning { server in
             let cli = try CLIProcess(
-                self.connectionArguments(server) + ["--channel", "flood", "--buffer-limit", "10", "--when-full", "fail"],
+                self.connectionArguments(server) + [
+                    "--channel", "flood", "--buffer-limit", "10", "--when-full", "fail",
+                ],
                 readsOutput: false,
                 fillsOutputPipe: true
             )
