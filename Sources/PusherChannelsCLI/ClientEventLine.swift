@@ -4,15 +4,17 @@ import PusherChannels
 
 /// A line of `listen`'s standard input, "CHANNEL EVENT JSON", sent as a client event.
 enum ClientEventLine {
-    /// How often a line whose channel's client-event queue is full is offered again.
+    /// How often a line is offered again while its channel's consumer is being subscribed again
+    /// (after it fell behind with `--when-full fail`).
     static let retryInterval = Duration.milliseconds(50)
 
     /// Sends `line` as a client event; problems go to standard error.
     ///
     /// While the client's queue of client events is full (``PusherClientOptions/clientEventQueueLimit``
-    /// events wait for the rate limit or for the subscription), this waits and offers the line
-    /// again: standard input is then not read further, so its producer waits too, and no line is
-    /// lost. A line that can never be sent (a name without `client-`, a public or encrypted
+    /// events wait for the rate limit or for the subscription), this waits for room
+    /// (``PusherClient/triggerWaitingForRoom(_:on:data:)``): standard input is then not read
+    /// further, so its producer waits too, and no line is lost. While the channel's consumer is
+    /// being subscribed again, the line is offered again every ``retryInterval``. A line that can never be sent (a name without `client-`, a public or encrypted
     /// channel, a channel not followed or whose subscription failed) is reported and skipped.
     /// Returns when the line was sent or skipped, or at once when the task is cancelled.
     static func send(
@@ -28,16 +30,19 @@ enum ClientEventLine {
         }
         let (channel, event, data) = (parts[0], parts[1], parts.count > 2 ? parts[2] : "{}")
         while !Task.isCancelled {
-            do throws(PusherError) {
-                try await client.trigger(event, on: channel, data: data)
+            do {
+                try await client.triggerWaitingForRoom(event, on: channel, data: data)
                 return
-            } catch {
+            } catch let error as PusherError {
                 guard error.code == .clientEventRejected,
                     Self.waitsForRoom(event: event, channel: channel, channels: channels, failed: failedChannels())
                 else {
                     Output.error("client event: \(error)")
                     return
                 }
+            } catch {
+                // Cancelled.
+                return
             }
             do {
                 try await clock.sleep(for: Self.retryInterval)
@@ -47,9 +52,9 @@ enum ClientEventLine {
         }
     }
 
-    /// Whether a rejected client event can only have been refused for want of room: its name
-    /// (prefix and length), its channel's kind and the channel's consumer are right, so the queue was full (or the
-    /// channel's consumer is being registered again after falling behind).
+    /// Whether a rejected client event can only have been refused because its channel's consumer is
+    /// being registered again after falling behind: its name (prefix and length), its channel's
+    /// kind and the channel are right.
     static func waitsForRoom(event: String, channel: String, channels: [String], failed: Set<String>) -> Bool {
         guard event.hasPrefix("client-"), PusherNameRules.isValidEventName(event), channels.contains(channel),
             !failed.contains(channel)

@@ -104,3 +104,72 @@ struct ClientEventTests {
         }
     }
 }
+
+extension ClientEventTests {
+    @Test("triggerWaitingForRoom waits while the queue is full and sends every event in order, at the rate limit")
+    func waitingForRoom() async throws {
+        let server = FakePusherServer.Configuration(appSecret: Self.secret)
+        try await withHarness(
+            server: server,
+            options: {
+                $0.authorizer = .signing(key: server.appKey, secret: Self.secret)
+                $0.clientEventRateLimit = 1
+                $0.clientEventQueueLimit = 1
+            }
+        ) { harness in
+            let consumer = Task { try await collect(harness.client.events(on: "private-chat"), count: 1) }
+            await harness.server.waitForSubscribers(of: "private-chat")
+            let producer = Task {
+                for index in 1...4 {
+                    try await harness.client.triggerWaitingForRoom(
+                        "client-note", on: "private-chat", data: #"{"n":\#(index)}"#)
+                }
+            }
+            // 1 goes at once, 2 waits for the rate limit, 3 waits for room: the producer is held up.
+            _ = await harness.server.waitForMessages(named: "client-note", count: 1)
+            while await !harness.client.isWaitingForClientEventRoom { await Task.yield() }
+            #expect(await harness.server.snapshot.messages(named: "client-note").count == 1)
+            // One second each: 2, 3 and 4 go out, one a second.
+            for sent in 2...4 {
+                await harness.clock.advanceToNextDeadline()
+                _ = await harness.server.waitForMessages(named: "client-note", count: sent)
+            }
+            try await producer.value
+            let sent = await harness.server.snapshot.messages(named: "client-note").map(\.text)
+            #expect(sent == (1...4).map { #"{"event":"client-note","channel":"private-chat","data":{"n":\#($0)}}"# })
+            consumer.cancel()
+        }
+    }
+
+    @Test("triggerWaitingForRoom throws at once for an event that can never go, and on cancellation while it waits")
+    func waitingForRoomFailures() async throws {
+        let server = FakePusherServer.Configuration(appSecret: Self.secret)
+        try await withHarness(
+            server: server,
+            options: {
+                $0.authorizer = .signing(key: server.appKey, secret: Self.secret)
+                $0.clientEventRateLimit = 1
+                $0.clientEventQueueLimit = 1
+            }
+        ) { harness in
+            let consumer = Task { try await collect(harness.client.events(on: "private-chat"), count: 1) }
+            await harness.server.waitForSubscribers(of: "private-chat")
+            try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "1")
+            try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "2")
+            // The queue is full now, but these can never go: they are refused at once.
+            for (event, channel) in [("note", "private-chat"), ("client-note", "public-chat")] {
+                await #expect {
+                    try await harness.client.triggerWaitingForRoom(event, on: channel, data: "x")
+                } throws: { error in
+                    (error as? PusherError)?.code == .clientEventRejected
+                }
+            }
+            let waiting = Task { try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "3") }
+            // Nothing gives room (time stands still): cancelling the wait ends it.
+            while await !harness.client.isWaitingForClientEventRoom { await Task.yield() }
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            consumer.cancel()
+        }
+    }
+}

@@ -14,6 +14,8 @@ extension PusherClient {
         var recent: EventConsumer?
         // Whether the number of confirmed subscriptions may have changed (for the metrics gauge).
         var subscriptionsChanged = false
+        // Whether client events went out or their channels changed: callers waiting for room look again.
+        var clientEventsMoved = false
         for action in actions {
             switch action {
             case .deliver(let event, let id):
@@ -46,11 +48,13 @@ extension PusherClient {
                 let name = channel?.rawValue ?? Self.userEventsConsumers
                 // Only a channel's last consumer leaving unsubscribes it.
                 if self.metrics != nil, self.engine.consumerCount(on: name) == 0 { subscriptionsChanged = true }
+                clientEventsMoved = true
                 self.consumersChanged(on: name)
             case .openConnection(let generation):
                 self.openConnection(generation: generation)
             case .send(let generation, let text):
                 _ = self.connections[generation]?.send(text, limit: self.options.outboundBufferLimit)
+                clientEventsMoved = true
             case .closeConnection(let generation):
                 self.connections[generation]?.close()
             case .abortConnection(let generation):
@@ -119,6 +123,7 @@ extension PusherClient {
         // One hand-over (one lock, one wake) per consumer per batch.
         self.handOver(staged, failed: &failed)
         if subscriptionsChanged { self.metrics?.subscriptionCount(self.engine.subscribedChannelCount) }
+        if clientEventsMoved || subscriptionsChanged { self.clientEventRoomMayHaveChanged() }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }
 

@@ -137,4 +137,34 @@ extension PusherClient {
         self.registerPendingConsumers()
         self.perform(try self.engine.trigger(event, on: channel, data: data, at: self.clock.now))
     }
+
+    /// Sends a client event like ``trigger(_:on:data:)``, but while the client-event queue is full
+    /// (``PusherClientOptions/clientEventQueueLimit`` events wait for the rate limit or for the
+    /// channel's subscription) it waits for room instead of throwing: a producer that calls it in a
+    /// loop is slowed down to the rate limit, and nothing it sends is dropped.
+    ///
+    /// - Throws: ``PusherError`` `clientEventRejected` at once for an event that can never be sent
+    ///   (see ``trigger(_:on:data:)``), also when the channel's last consumer leaves while it waits;
+    ///   `CancellationError` when the task is cancelled while it waits.
+    public func triggerWaitingForRoom(_ event: String, on channel: String, data: String) async throws {
+        while true {
+            do {
+                return try self.trigger(event, on: channel, data: data)
+            } catch {
+                guard self.engine.clientEventWaitsForRoom(event, on: channel) else { throw error }
+            }
+            let room = WaitableState(false)
+            self.clientEventRoomWaiters.append(room)
+            let fired = await room.waitUntilFired()
+            self.clientEventRoomWaiters.removeAll { $0 === room }
+            guard fired else { throw CancellationError() }
+        }
+    }
+
+    /// Wakes every ``triggerWaitingForRoom(_:on:data:)`` waiting for room, to offer its event again.
+    func clientEventRoomMayHaveChanged() {
+        guard !self.clientEventRoomWaiters.isEmpty else { return }
+        for room in self.clientEventRoomWaiters { room.fire() }
+        self.clientEventRoomWaiters = []
+    }
 }

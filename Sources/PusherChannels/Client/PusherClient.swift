@@ -88,6 +88,8 @@ public actor PusherClient: Service {
     var droppedEventsLog = LogPacer()
     var failedConsumersLog = LogPacer()
     var pausedReadingLog = LogPacer()
+    /// Calls of ``triggerWaitingForRoom(_:on:data:)`` waiting for the client-event queue to have room.
+    var clientEventRoomWaiters: [WaitableState<Bool>] = []
     /// Socket readers waiting at ``flowGate`` now.
     var pausedReaders = 0
 
@@ -168,6 +170,9 @@ public actor PusherClient: Service {
     func registeredConsumerCount(on channel: String) -> Int {
         channel == Self.userEventsConsumers ? self.engine.userConsumerCount : self.engine.consumerCount(on: channel)
     }
+
+    /// Whether a call of ``triggerWaitingForRoom(_:on:data:)`` waits for room (for the package's tests).
+    package var isWaitingForClientEventRoom: Bool { !self.clientEventRoomWaiters.isEmpty }
 
     /// Whether a socket's reader waits for a consumer to catch up (for the package's tests of flow control).
     package var isReadingPaused: Bool { self.pausedReaders > 0 }
@@ -286,6 +291,7 @@ public actor PusherClient: Service {
         self.calls = [:]
         for waiter in self.consumerWaiters { waiter.signal.fire() }
         self.consumerWaiters = []
+        self.clientEventRoomMayHaveChanged()
         self.runPhase = .finished
         self.log(.debug, "client stopped")
     }

@@ -52,6 +52,17 @@ extension ClientEngine {
         return actions
     }
 
+    /// Whether ``trigger(_:on:data:at:)`` would refuse this event only because the queue is full
+    /// (its name, channel and consumer are right): it would be taken once events have gone out.
+    package func clientEventWaitsForRoom(_ event: String, on channel: String) -> Bool {
+        guard event.hasPrefix("client-"), PusherNameRules.isValidEventName(event),
+            let name = try? ChannelName(validating: channel), name.kind == .private || name.kind == .presence,
+            self.consumers.count(on: channel) > 0
+        else { return false }
+        guard self.subscriptions.isSubscribed(name) else { return !self.clientEvents.canHold(channel: name) }
+        return self.clientEvents.readyCount >= self.configuration.clientEventQueueLimit
+    }
+
     /// The pacing timer (``TimerID/clientEvents``) fired: send what the rate limit allows now.
     mutating func clientEventTimerFired(at now: Duration, into actions: inout [Action]) {
         self.clientEvents.isTimerRunning = false

@@ -53,11 +53,16 @@ struct ClientEventQueue: Sendable {
         self.readyCounts[channel, default: 0] += 1
     }
 
+    /// Whether an event of `channel` may wait for its subscription: fewer than `queueLimit` of the
+    /// channel's events wait already (or are ready and would wait again).
+    func canHold(channel: ChannelName) -> Bool {
+        (self.waiting[channel]?.count ?? 0) + self.readyCounts[channel, default: 0] < self.queueLimit
+    }
+
     /// Adds an event that waits for `channel`'s subscription; false when `queueLimit` events of the
     /// channel wait already (or are ready and would wait again).
     mutating func hold(_ text: String, channel: ChannelName) -> Bool {
-        let count = self.waiting[channel]?.count ?? 0
-        guard count + self.readyCounts[channel, default: 0] < self.queueLimit else { return false }
+        guard self.canHold(channel: channel) else { return false }
         self.waiting[channel, default: []].append(text)
         return true
     }
