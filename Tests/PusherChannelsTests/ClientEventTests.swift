@@ -164,7 +164,9 @@ extension ClientEventTests {
                     (error as? PusherError)?.code == .clientEventRejected
                 }
             }
-            let waiting = Task { try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "3") }
+            let waiting = Task {
+                try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "3")
+            }
             // Nothing gives room (time stands still): cancelling the wait ends it.
             while await !harness.client.isWaitingForClientEventRoom { await Task.yield() }
             waiting.cancel()
