@@ -55,7 +55,7 @@ struct Listen: AsyncParsableCommand {
     @Option(
         name: .customLong("channels-file"),
         help:
-            "A file naming channels to subscribe to, one a line ('#' starts a comment line; '-' reads standard input, which then sends no client events)."
+            "A file naming channels to subscribe to, one a line ('#' starts a comment line; '-' reads standard input, which then sends no client events); at most 16 MiB and 100000 channels."
     )
     var channelsFile: String?
 

@@ -27,13 +27,6 @@ enum StandardInput {
         }
     }
 
-    /// Everything standard input holds, up to its end (blocks).
-    static func readAll() -> [UInt8] {
-        var all: [UInt8] = []
-        Self.readChunks { all.append(contentsOf: $0) }
-        return all
-    }
-
     /// Reads standard input until its end, handing each chunk read to `body`.
     private static func readChunks(_ body: (ArraySlice<UInt8>) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 4096)

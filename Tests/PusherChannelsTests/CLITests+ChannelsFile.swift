@@ -72,4 +72,26 @@ extension CLITests {
             #expect(await server.snapshot.connections.isEmpty)
         }
     }
+
+    @Test(
+        "--channels-file is bounded: over 16 MiB or over 100000 channels is a usage error before connecting",
+        arguments: [true, false]
+    )
+    func boundedChannelsFile(overSize: Bool) async throws {
+        // Made here, not passed as an argument: Swift Testing prints arguments.
+        let (contents, message) =
+            overSize
+            ? (String(repeating: "#\n", count: 8_400_000), "is longer than 16777216 bytes")
+            : ((0...100_000).map { "c\($0)" }.joined(separator: "\n"), "name 100001 channels, more than 100000")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("channels-\(UUID().uuidString).txt")
+        try contents.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await FakePusherServer.withRunning { server in
+            let cli = try CLIProcess(self.connectionArguments(server) + ["--channels-file", file.path])
+            let status = await cli.exitStatus()
+            #expect(status == 2, "stderr: \(cli.standardError)")
+            #expect(cli.standardError.contains(message), "stderr: \(cli.standardError)")
+            #expect(await server.snapshot.connections.isEmpty)
+        }
+    }
 }
