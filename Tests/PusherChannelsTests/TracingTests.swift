@@ -240,4 +240,30 @@ struct TracingTests {
         #expect(requests[0].headers[InMemoryTracer.traceIDKey] == signIns[0].traceID)
         #expect(requests[0].headers[InMemoryTracer.spanIDKey] == signIns[0].spanID)
     }
+
+    @Test("in-process signing is no authorizer call: private and encrypted channels make no span, presence ones do")
+    func signingMakesNoCall() async throws {
+        let tracer = InMemoryTracer()
+        let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+        let server = FakePusherServer.Configuration(appSecret: Self.secret, encryptionMasterKey: masterKey)
+        try await withTracer(tracer) {
+            try await withHarness(
+                server: server,
+                options: {
+                    $0.authorizer = .signing(key: server.appKey, secret: Self.secret, masterKey: masterKey) { _ in
+                        PresenceMember(userID: "u1")
+                    }
+                }
+            ) { harness in
+                let channels = ["private-a", "private-encrypted-b", "presence-c"]
+                let consumers = channels.map { channel in
+                    Task { try await collect(harness.client.events(on: channel), count: 1) }
+                }
+                defer { for consumer in consumers { consumer.cancel() } }
+                for channel in channels { await harness.server.waitForSubscribers(of: channel) }
+            }
+        }
+        let authorize = Self.spans(tracer, named: "pusher.authorize")
+        #expect(authorize.map { $0.attributes["pusher.channel"]?.toSpanAttribute() } == [.string("presence-c")])
+    }
 }

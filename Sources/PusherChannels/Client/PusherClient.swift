@@ -140,7 +140,8 @@ public actor PusherClient: Service {
                 keyReloadInterval: options.keyReloadInterval,
                 authorizationTimeout: options.authorizationTimeout,
                 open: { message, key in EncryptedPayload.open(message, key: key) },
-                key: { secret in EncryptedPayload.key(fromSharedSecret: secret) }
+                key: { secret in EncryptedPayload.key(fromSharedSecret: secret) },
+                localAuthorization: options.authorizer?.local
             )
         )
         (self.commandStream, self.commands) = AsyncStream.makeStream()

@@ -45,6 +45,11 @@ package struct ClientEngine: Sendable {
 
         /// How long the authorizer (and the user authenticator) may take to answer.
         package var authorizationTimeout: Duration
+        /// Signs a subscription at once, without an authorizer call (in-process signing with the
+        /// app secret: a computation, no I/O); nil for a channel it cannot sign that way, which
+        /// then goes to the authorizer.
+        package var localAuthorization:
+            (@Sendable (_ socketID: String, _ channel: String) -> Result<ChannelAuthorization, PusherError>?)?
 
         /// The defaults are ``ClientDefaults``'.
         package init(
@@ -60,7 +65,8 @@ package struct ClientEngine: Sendable {
             keyReloadInterval: Duration = ClientDefaults.keyReloadInterval,
             authorizationTimeout: Duration = ClientDefaults.authorizationTimeout,
             open: @escaping @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened = { _, _ in .wrongKey },
-            key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }
+            key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
+            localAuthorization: (@Sendable (String, String) -> Result<ChannelAuthorization, PusherError>?)? = nil
         ) {
             self.connection = connection
             self.hasAuthorizer = hasAuthorizer
@@ -75,6 +81,7 @@ package struct ClientEngine: Sendable {
             self.authorizationTimeout = authorizationTimeout
             self.open = open
             self.key = key
+            self.localAuthorization = localAuthorization
         }
     }
 

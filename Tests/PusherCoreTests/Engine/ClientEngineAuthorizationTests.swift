@@ -92,4 +92,27 @@ struct ClientEngineAuthorizationTests {
                 if case .finishConsumer(id, let error?) = $0 { error.code == .authorizationFailed } else { false }
             })
     }
+
+    @Test("a channel signed in process is subscribed at once: no authorizer call, no timer; others still call")
+    func localAuthorization() throws {
+        var script = EngineScript()
+        script.engine = ClientEngine(
+            configuration: .init(
+                hasAuthorizer: true,
+                localAuthorization: { socketID, channel in
+                    channel.hasPrefix("presence-") ? nil : .success(.init(auth: "k:\(socketID)-\(channel)"))
+                }))
+        script.connect()
+        let actions = try script.add(.channel("private-a", eventName: nil, authorization: nil)).actions
+        #expect(
+            actions.contains(
+                .send(
+                    generation: 1,
+                    text: OutboundMessage.subscribe(channel: "private-a", auth: "k:1.1-private-a"))),
+            "\(actions)")
+        #expect(!actions.contains { if case .authorize = $0 { true } else { false } })
+        #expect(!actions.contains { if case .scheduleTimer = $0 { true } else { false } })
+        let presence = try script.add(.channel("presence-b", eventName: nil, authorization: nil)).actions
+        #expect(presence.contains(.authorize(channel: "presence-b", socketID: "1.1")))
+    }
 }
