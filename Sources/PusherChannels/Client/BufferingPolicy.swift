@@ -10,7 +10,11 @@ import PusherCore
 /// until that consumer has taken half of them, so the server is slowed down through TCP and memory
 /// stays bounded. While reading is paused, the events of every channel on that connection wait
 /// too, not only the slow consumer's: a consumer that stops iterating for good holds the whole
-/// connection (leave its loop, or cancel its task, to let the others go on).
+/// connection (leave its loop, or cancel its task, to let the others go on). For the same reason,
+/// a loop that is far behind must not wait for something that arrives on the connection (such as
+/// the confirmation ``PusherClient/withSubscription(to:named:authorization:buffering:waitsForConfirmation:isolation:_:)``
+/// waits for) before it takes more events: do that in another task, or give that consumer
+/// another policy.
 ///
 /// The other choices keep the connection flowing at a consumer's expense: `.fail` ends the slow
 /// consumer's sequence with ``PusherError/Code-swift.struct/consumerTooSlow``; `.dropOldest` suits
