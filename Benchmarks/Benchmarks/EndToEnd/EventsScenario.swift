@@ -36,14 +36,9 @@ struct EventsScenario {
                         let quota = self.events / self.channels + (index < self.events % self.channels ? 1 : 0)
                         consumers.addTask {
                             var received = 0
-                            // Room for every event of the channel: a consumer that lags shows as memory,
-                            // not as a consumerTooSlow failure.
-                            // Room for every event, by count and by bytes (200,000 encrypted events
-                            // are more than the default 32 MiB).
-                            let buffering = BufferingPolicy(
-                                limit: max(quota, BufferingPolicy.default.limit), whenFull: .fail,
-                                byteLimit: Int.max)
-                            for try await _ in client.events(on: channel, buffering: buffering) {
+                            // The default buffering, as users get it: a consumer that lags pauses
+                            // reading from the socket (nothing is lost, memory stays bounded).
+                            for try await _ in client.events(on: channel) {
                                 received += 1
                                 if received == quota { return }
                             }
