@@ -17,7 +17,7 @@ import PusherCore
 /// holds the client's ``FlowGate`` from the moment it goes over them until the consumer has taken
 /// it down to half of both (or it ends), so the client reads no more meanwhile.
 package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
-    private enum End {
+    private indirect enum End {
         case finished
         case failed(PusherError)
     }

@@ -2,6 +2,10 @@
 
 extension ClientEngine {
     /// What the driver must do. Performed in the order given.
+    ///
+    /// Every event a consumer gets is one `deliver` action, so an action is kept small: the cases
+    /// with large payloads (errors, states, timers), which are rare, are `indirect` (boxed), and an
+    /// action takes 32 bytes at most instead of an error's size.
     package enum Action: Sendable, Hashable {
         // The socket.
         /// Open a socket for `generation`.
@@ -17,43 +21,43 @@ extension ClientEngine {
         /// Call ``ClientEngine/timerFired(_:at:random:)`` with `timer` at `deadline` (an offset on
         /// the clock of the `at:` inputs; at once if it has passed). Replaces the timer's earlier
         /// deadline if it has one.
-        case scheduleTimer(TimerID, deadline: Duration)
+        indirect case scheduleTimer(TimerID, deadline: Duration)
         /// `timer` must not fire (unknown timers are ignored).
-        case cancelTimer(TimerID)
+        indirect case cancelTimer(TimerID)
 
         // Asynchronous work.
         /// Ask the authorizer for `channel` on `socketID`; answer with ``ClientEngine/authorized(channel:socketID:result:)``.
-        case authorize(channel: ChannelName, socketID: String)
+        indirect case authorize(channel: ChannelName, socketID: String)
         /// Ask the authorizer again for an encrypted channel's key; answer with ``ClientEngine/keyReloaded(channel:socketID:result:at:)``.
-        case reloadKey(channel: ChannelName, socketID: String)
+        indirect case reloadKey(channel: ChannelName, socketID: String)
         /// Ask the user authenticator; answer with ``ClientEngine/userAuthenticated(socketID:auth:userData:)``
         /// or ``ClientEngine/userAuthenticationFailed(socketID:error:)``.
         case authenticateUser(socketID: String)
         /// Cancel the authorizer or user-authenticator call that `timer` times (``TimerID/authorization(channel:socketID:)``,
         /// ``TimerID/keyReload(channel:socketID:)`` or ``TimerID/userAuthentication(socketID:)``): it did
         /// not answer in time, and the engine went on with `reason` as its failure. A later answer is ignored.
-        case cancelCall(TimerID, reason: PusherError)
+        indirect case cancelCall(TimerID, reason: PusherError)
 
         // Consumers.
         /// Hand `event` to consumer `consumer` (the hot path).
         case deliver(ChannelEvent, consumer: ConsumerID)
         /// Hand a membership change to presence consumer `consumer`.
-        case deliverPresence(PresenceChange, consumer: ConsumerID)
+        indirect case deliverPresence(PresenceChange, consumer: ConsumerID)
         /// End consumer `consumer`'s sequence, throwing `error` if there is one. The engine has forgotten it.
-        case finishConsumer(ConsumerID, error: PusherError?)
+        indirect case finishConsumer(ConsumerID, error: PusherError?)
         /// The number of consumers of `channel` changed; nil: of the signed-in user's events (counted
         /// under ``ClientEngine/userEventsChannel``).
         case consumersChanged(channel: ChannelName?)
 
         // Notifications.
-        case publishState(ConnectionState)
-        case publishUser(UserState)
-        case report(PusherError)
-        case reportDecryptionFailure(DecryptionFailure)
-        case notifySubscription(SubscriptionEvent)
+        indirect case publishState(ConnectionState)
+        indirect case publishUser(UserState)
+        indirect case report(PusherError)
+        indirect case reportDecryptionFailure(DecryptionFailure)
+        indirect case notifySubscription(SubscriptionEvent)
         /// The server's `pusher_internal:subscription_count`: how many clients subscribe to `channel`.
-        case notifySubscriptionCount(Int, channel: ChannelName)
-        case notifyWatchlist(WatchlistEvent)
+        indirect case notifySubscriptionCount(Int, channel: ChannelName)
+        indirect case notifyWatchlist(WatchlistEvent)
 
         /// The run can end: the engine is stopped and owns no socket.
         case finished

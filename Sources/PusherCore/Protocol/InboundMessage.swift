@@ -7,7 +7,9 @@
 package enum InboundMessage: Sendable, Hashable {
     case message(PusherMessage)
     /// A message that is not a valid protocol message (not JSON, no event name, a binary frame).
-    case malformed(PusherError)
+    /// Boxed (`indirect`): the error is large and rare, and a batch is an array of these, so a
+    /// message takes one word instead of the error's size.
+    indirect case malformed(PusherError)
 
     /// Decodes the UTF-8 bytes of a text message, reusing repeated names from `names`.
     package init(parsing bytes: UnsafeRawBufferPointer, names: inout RecentNames) {
