@@ -7,29 +7,56 @@ import PusherCore
 /// `{"nonce": base64(24 bytes), "ciphertext": base64(secretbox)}`.
 package enum EncryptedPayload {
     /// Opens `message`'s data with `key`. The per-event path of encrypted channels: the two fields
-    /// are read with the scanner, base64 is decoded without Foundation, and the plaintext is
-    /// written straight into the resulting string.
+    /// are read with the scanner where they lie in the data, base64 is decoded from there into
+    /// one scratch buffer (on the stack for events of a few hundred bytes), and the plaintext is
+    /// written straight into the resulting string: one allocation, the plaintext's.
     package static func open(_ message: PusherMessage, key: [UInt8]) -> DecryptionStateMachine.Opened {
-        let fields: EncryptedFields
         do {
-            fields = try EncryptedFields(parsing: message.data ?? "")
+            return try EncryptedFields.withFieldBytes(of: message.data ?? "") { nonce, ciphertext in
+                Self.open(nonceText: nonce, ciphertextText: ciphertext, key: key)
+            }
         } catch {
             return .malformed(error.reason)
         }
-        guard let nonce = try? Base64.decode(string: fields.nonce) else {
-            return .malformed("the nonce is not valid base64")
+    }
+
+    /// Decodes the base64 texts of the two fields and opens the box.
+    private static func open(
+        nonceText: UnsafeBufferPointer<UInt8>, ciphertextText: UnsafeBufferPointer<UInt8>, key: [UInt8]
+    ) -> DecryptionStateMachine.Opened {
+        let nonceCapacity = Base64.decodedLength(bytesCount: nonceText.count)
+        let ciphertextCapacity = Base64.decodedLength(bytesCount: ciphertextText.count)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: nonceCapacity + ciphertextCapacity) {
+            scratch -> DecryptionStateMachine.Opened in
+            let nonceBuffer = UnsafeMutableBufferPointer(rebasing: scratch[..<nonceCapacity])
+            let ciphertextBuffer = UnsafeMutableBufferPointer(rebasing: scratch[nonceCapacity...])
+            guard let nonceCount = Self.decode(nonceText, into: nonceBuffer) else {
+                return .malformed("the nonce is not valid base64")
+            }
+            guard let ciphertextCount = Self.decode(ciphertextText, into: ciphertextBuffer) else {
+                return .malformed("the ciphertext is not valid base64")
+            }
+            guard nonceCount == SecretBox.nonceLength else {
+                return .malformed("the nonce has \(nonceCount) bytes instead of \(SecretBox.nonceLength)")
+            }
+            guard ciphertextCount >= SecretBox.macLength else {
+                return .malformed(
+                    "the ciphertext has \(ciphertextCount) bytes, fewer than the \(SecretBox.macLength)-byte MAC")
+            }
+            return SecretBox.openText(
+                UnsafeBufferPointer(rebasing: ciphertextBuffer[..<ciphertextCount]),
+                nonce: UnsafeBufferPointer(rebasing: nonceBuffer[..<nonceCount]), key: key)
         }
-        guard let ciphertext = try? Base64.decode(string: fields.ciphertext) else {
-            return .malformed("the ciphertext is not valid base64")
-        }
-        guard nonce.count == SecretBox.nonceLength else {
-            return .malformed("the nonce has \(nonce.count) bytes instead of \(SecretBox.nonceLength)")
-        }
-        guard ciphertext.count >= SecretBox.macLength else {
-            return .malformed(
-                "the ciphertext has \(ciphertext.count) bytes, fewer than the \(SecretBox.macLength)-byte MAC")
-        }
-        return SecretBox.openText(ciphertext, nonce: nonce, key: key)
+    }
+
+    /// Decodes base64 `text` into `output` (at least `Base64.decodedLength` of it long); returns
+    /// how many bytes it wrote, or nil when `text` is not valid base64.
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
+        guard !text.isEmpty else { return 0 }
+        var span = output.mutableSpan
+        return try? Base64.decode(bytes: text.span, into: &span)
     }
 
     /// Seals `plaintext` as an event's data (server-side triggers, the fake server, tests); nil without

@@ -46,19 +46,32 @@ package enum SecretBox {
 
     /// Opens a box whose plaintext is UTF-8 text, writing the plaintext into the string's storage.
     package static func openText(_ ciphertext: [UInt8], nonce: [UInt8], key: [UInt8]) -> DecryptionStateMachine.Opened {
+        ciphertext.withUnsafeBufferPointer { ciphertext in
+            nonce.withUnsafeBufferPointer { nonce in Self.openText(ciphertext, nonce: nonce, key: key) }
+        }
+    }
+
+    /// ``openText(_:nonce:key:)`` on bytes where they lie (the per-event path decodes base64 into a
+    /// scratch buffer).
+    package static func openText(
+        _ ciphertext: UnsafeBufferPointer<UInt8>, nonce: UnsafeBufferPointer<UInt8>, key: [UInt8]
+    ) -> DecryptionStateMachine.Opened {
         #if canImport(CSodium)
-        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength else {
+        guard Self.initialized, key.count == keyLength, nonce.count == nonceLength, ciphertext.count >= macLength,
+            let ciphertextStart = ciphertext.baseAddress, let nonceStart = nonce.baseAddress
+        else {
             return .wrongKey
         }
         let length = ciphertext.count - macLength
         guard length > 0 else {
-            return self.open(ciphertext, nonce: nonce, key: key) == nil ? .wrongKey : .plaintext("")
+            return self.open(Array(ciphertext), nonce: Array(nonce), key: key) == nil ? .wrongKey : .plaintext("")
         }
         var opened = false
         var isUTF8 = true
         let text = String(unsafeUninitializedCapacity: length) { output in
             opened =
-                crypto_secretbox_open_easy(output.baseAddress, ciphertext, UInt64(ciphertext.count), nonce, key) == 0
+                crypto_secretbox_open_easy(
+                    output.baseAddress, ciphertextStart, UInt64(ciphertext.count), nonceStart, key) == 0
             guard opened else { return 0 }
             // The string repairs invalid UTF-8 silently: check the bytes first (ASCII needs no more).
             let bytes = UnsafeBufferPointer(rebasing: output[..<length])

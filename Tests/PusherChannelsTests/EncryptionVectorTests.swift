@@ -112,4 +112,44 @@ struct EncryptionVectorTests {
         let other = [UInt8](repeating: 7, count: 32)
         #expect(EncryptedPayload.open(Self.message(sealed), key: other) == .wrongKey)
     }
+
+    @Test(
+        "escaped fields open as their unescaped text (PHP's json_encode writes / as \\/); the last field of a name counts"
+    )
+    func escapedAndRepeatedFields() {
+        let escaped =
+            #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"wju45e1zT9xCK7bH\/tZ3GksGJzgoj596PYEg0gMg5EbE\/Vl6l74SIU2e"}"#
+        #expect(
+            EncryptedPayload.open(Self.message(escaped), key: Self.foobarKey)
+                == .plaintext(#"{"message": "hello world"}"#))
+        let repeated =
+            #"{"nonce":"%%%","ciphertext":"@@@","nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"wju45e1zT9xCK7bH/tZ3GksGJzgoj596PYEg0gMg5EbE/Vl6l74SIU2e"}"#
+        #expect(
+            EncryptedPayload.open(Self.message(repeated), key: Self.foobarKey)
+                == .plaintext(#"{"message": "hello world"}"#))
+    }
+
+    @Test(
+        "a malformed payload says what is wrong with it",
+        arguments: [
+            (#"{"nonce":"%%%","ciphertext":"AAAA"}"#, "the nonce is not valid base64"),
+            (
+                #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"@@@@"}"#,
+                "the ciphertext is not valid base64"
+            ),
+            (#"{"nonce":"AAECAw==","ciphertext":"AAAA"}"#, "the nonce has 4 bytes instead of 24"),
+            (#"{"nonce":"","ciphertext":"AAAA"}"#, "the nonce has 0 bytes instead of 24"),
+            (
+                #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":"AAECAwQFBgc="}"#,
+                "the ciphertext has 8 bytes, fewer than the 16-byte MAC"
+            ),
+            (
+                #"{"nonce":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYX","ciphertext":""}"#,
+                "the ciphertext has 0 bytes, fewer than the 16-byte MAC"
+            ),
+        ]
+    )
+    func malformedReasons(wireData: String, reason: String) {
+        #expect(EncryptedPayload.open(Self.message(wireData), key: Self.foobarKey) == .malformed(reason))
+    }
 }

@@ -135,6 +135,37 @@ struct JSONScanner: ~Copyable {
         }
     }
 
+    /// A string value's unescaped UTF-8 bytes (see ``readStringBytes()``).
+    enum StringBytes {
+        /// A string without escapes: its bytes where they lie in the scanned bytes.
+        case inPlace(UnsafeBufferPointer<UInt8>)
+        /// A string with escapes, unescaped into a new string.
+        case unescaped(String)
+
+        /// Runs `body` over the bytes.
+        func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            switch self {
+            case .inPlace(let bytes):
+                return body(bytes)
+            case .unescaped(var text):
+                return text.withUTF8(body)
+            }
+        }
+    }
+
+    /// Reads a string value (the opening quote must be next) without building a `String` when it
+    /// holds no escape: its bytes stay where they lie, valid as long as the scanned bytes are.
+    mutating func readStringBytes() throws(JSONError) -> StringBytes {
+        switch try self.readPlainString() {
+        case .plain(let range, _):
+            return .inPlace(UnsafeBufferPointer(rebasing: self.bytes[range]))
+        case .escaped(let start, _):
+            let (text, end) = try JSONEscaping.unescapedString(self.bytes, from: start)
+            self.position = end + 1
+            return .unescaped(text)
+        }
+    }
+
     /// How a string began.
     private enum StringStart {
         /// A string without escapes, between the quotes at the ends of `range`; its bytes or-ed
