@@ -171,7 +171,17 @@ extension ClientEventTests {
             while await !harness.client.isWaitingForClientEventRoom { await Task.yield() }
             waiting.cancel()
             await #expect(throws: CancellationError.self) { try await waiting.value }
+            // Waiting again; the channel's last consumer leaves meanwhile: the event can never go.
+            let orphan = Task {
+                try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "4")
+            }
+            while await !harness.client.isWaitingForClientEventRoom { await Task.yield() }
             consumer.cancel()
+            await #expect {
+                try await orphan.value
+            } throws: { error in
+                (error as? PusherError)?.code == .clientEventRejected
+            }
         }
     }
 }

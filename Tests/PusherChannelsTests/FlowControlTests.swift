@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import Logging
+import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
 import Testing
@@ -13,6 +15,13 @@ struct FlowControlTests {
         while await !client.isReadingPaused { await Task.yield() }
     }
 
+    /// The default policy with a small limit.
+    static func buffering(limit: Int) -> BufferingPolicy {
+        var buffering = BufferingPolicy.default
+        buffering.limit = limit
+        return buffering
+    }
+
     @Test(
         "a stalled consumer loses nothing; another channel's event waits until it catches up",
         arguments: [false, true]
@@ -20,50 +29,105 @@ struct FlowControlTests {
     func nothingLost(loopback: Bool) async throws {
         try await withHarness(loopback: loopback) { harness in
             let (gate, open) = AsyncStream.makeStream(of: Void.self)
-            // The default policy, with a small limit.
-            var buffering = BufferingPolicy.default
-            buffering.limit = 2
             async let slow = BufferingTests.stalledConsumer(
-                harness.client.events(on: "feed", buffering: buffering), gate: gate, limit: 20)
+                harness.client.events(on: "feed", buffering: Self.buffering(limit: 2)), gate: gate, limit: 20)
             await harness.server.waitForSubscribers(of: "feed")
-            async let marker = collect(harness.client.events(on: "marker"), count: 1)
+            // What the other channel's consumer got, as it gets it.
+            let markers = NIOLockedValueBox<[String]>([])
+            let marker = Task {
+                for try await event in harness.client.events(on: "marker") {
+                    markers.withLockedValue { $0.append(event.name) }
+                    return
+                }
+            }
             await harness.server.waitForSubscribers(of: "marker")
             for index in 1...20 { await harness.server.trigger(channel: "feed", event: "tick", data: "\(index)") }
             await Self.waitUntilReadingPaused(harness.client)
             await harness.server.trigger(channel: "marker", event: "done", data: "")
+            // Sent after the pause: nothing the client has not read reaches a consumer.
             #expect(await harness.client.isReadingPaused)
+            #expect(markers.withLockedValue { $0 }.isEmpty)
             open.yield()
             let result = await slow
             #expect(result.data == (1...20).map(String.init))
             #expect(result.error == nil)
-            let markers = try await marker.map(\.name)
-            #expect(markers == ["done"])
+            try await marker.value
+            #expect(markers.withLockedValue { $0 } == ["done"])
             #expect(await !harness.client.isReadingPaused)
             let socketID = await harness.server.snapshot.connections[0].socketID
             #expect(await harness.client.state == .connected(socketID: socketID))
         }
     }
 
-    @Test("while a consumer holds reading up, the activity and pong timeouts do not drop the connection")
-    func livenessWhilePaused() async throws {
+    @Test("a consumer that leaves while it holds reading up lets the others go on")
+    func leavingConsumerResumesReading() async throws {
         try await withHarness { harness in
-            let (gate, open) = AsyncStream.makeStream(of: Void.self)
-            var buffering = BufferingPolicy.default
-            buffering.limit = 1
-            async let slow = BufferingTests.stalledConsumer(
-                harness.client.events(on: "feed", buffering: buffering), gate: gate, limit: 5)
+            let (gate, _) = AsyncStream.makeStream(of: Void.self)
+            let slow = Task {
+                await BufferingTests.stalledConsumer(
+                    harness.client.events(on: "feed", buffering: Self.buffering(limit: 1)), gate: gate, limit: .max)
+            }
+            await harness.server.waitForSubscribers(of: "feed")
+            async let marker = collect(harness.client.events(on: "marker"), count: 1)
+            await harness.server.waitForSubscribers(of: "marker")
+            for index in 1...5 { await harness.server.trigger(channel: "feed", event: "tick", data: "\(index)") }
+            await Self.waitUntilReadingPaused(harness.client)
+            await harness.server.trigger(channel: "marker", event: "done", data: "")
+            // The stalled consumer's task is cancelled: it leaves, and reading goes on.
+            slow.cancel()
+            let names = try await marker.map(\.name)
+            #expect(names == ["done"])
+            #expect(await !harness.client.isReadingPaused)
+            _ = await harness.server.waitForMessages(named: "pusher:unsubscribe")
+        }
+    }
+
+    @Test("disconnect() while a consumer holds reading up closes at once: the close is read, not timed out")
+    func disconnectWhilePaused() async throws {
+        // Over a socket: only there does the server's answer wait in the socket behind the events.
+        try await withHarness(loopback: true) { harness in
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            let (gate, _) = AsyncStream.makeStream(of: Void.self)
+            let slow = Task {
+                await BufferingTests.stalledConsumer(
+                    harness.client.events(on: "feed", buffering: Self.buffering(limit: 1)), gate: gate, limit: .max)
+            }
             await harness.server.waitForSubscribers(of: "feed")
             for index in 1...5 { await harness.server.trigger(channel: "feed", event: "tick", data: "\(index)") }
             await Self.waitUntilReadingPaused(harness.client)
-            // Ten minutes of the client's time without reading: the activity timer (120 s) fires
-            // and is only scheduled again, no ping goes out, the connection stays.
+            // Virtual time stands still: only reading the server's close ends the connection.
+            await harness.client.disconnect()
+            while let state = await states.next(), state != .disconnected {}
+            // The close completed: its 5 s timeout is no longer scheduled. Had the paused reader
+            // never read the server's answer, it would stay scheduled (virtual time stands still).
+            while await harness.client.scheduledTimers.contains(where: {
+                if case .close = $0.timer { true } else { false }
+            }) {
+                await Task.yield()
+            }
+            #expect(await harness.client.state == .disconnected)
+            slow.cancel()
+        }
+    }
+
+    @Test("while a consumer holds reading up, pings keep the server content and no timeout drops the connection")
+    func livenessWhilePaused() async throws {
+        try await withHarness { harness in
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            async let slow = BufferingTests.stalledConsumer(
+                harness.client.events(on: "feed", buffering: Self.buffering(limit: 1)), gate: gate, limit: 5)
+            await harness.server.waitForSubscribers(of: "feed")
+            for index in 1...5 { await harness.server.trigger(channel: "feed", event: "tick", data: "\(index)") }
+            await Self.waitUntilReadingPaused(harness.client)
+            // Ten minutes of the client's time without reading: every activity timeout (120 s) a
+            // ping goes out and the timer is scheduled again; no pong is awaited, nothing drops.
             for step in 1...5 {
                 await harness.clock.waitForDeadlines([.seconds(120 * step)])
                 harness.clock.advance(by: .seconds(120))
             }
             await harness.clock.waitForDeadlines([.seconds(720)])
             #expect(await harness.client.isReadingPaused)
-            #expect(await harness.server.snapshot.messages(named: "pusher:ping").isEmpty)
+            _ = await harness.server.waitForMessages(named: "pusher:ping", count: 5)
             open.yield()
             let result = await slow
             #expect(result.data == ["1", "2", "3", "4", "5"])
@@ -71,5 +135,26 @@ struct FlowControlTests {
             let socketID = await harness.server.snapshot.connections[0].socketID
             #expect(await harness.client.state == .connected(socketID: socketID))
         }
+    }
+
+    @Test("a consumer that makes the client pause reading logs a notice naming its channel")
+    func pauseIsLogged() async throws {
+        let records = LogRecords()
+        try await FakePusherServer.withRunning { server in
+            let client = server.inMemoryClient(clock: VirtualClock(), logger: ClientLoggingTests.logger(records))
+            try await withRunningClient(client) { client in
+                let (gate, open) = AsyncStream.makeStream(of: Void.self)
+                async let slow = BufferingTests.stalledConsumer(
+                    client.events(on: "feed", buffering: Self.buffering(limit: 1)), gate: gate, limit: 3)
+                await server.waitForSubscribers(of: "feed")
+                for index in 1...3 { await server.trigger(channel: "feed", event: "tick", data: "\(index)") }
+                await Self.waitUntilReadingPaused(client)
+                open.yield()
+                #expect(await slow.data == ["1", "2", "3"])
+            }
+        }
+        let notices = ClientLoggingTests.records(
+            records, .notice, "a consumer is behind: reading from the socket paused until it catches up")
+        #expect(notices.map { $0.metadata["pusher.channel"] } == ["feed"])
     }
 }

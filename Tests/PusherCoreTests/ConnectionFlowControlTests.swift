@@ -9,18 +9,21 @@ import Testing
 struct ConnectionFlowControlTests {
     typealias Machine = ConnectionStateMachine
 
-    @Test("while reading is paused the activity timer pings nobody; it counts again from the resume")
+    @Test(
+        "while reading is paused a ping goes out every activity timeout, no pong is awaited; silence counts again from the resume"
+    )
     func activityWhilePaused() {
         var machine = ConnectionStateMachineTests.connected()
         machine.inboundPaused(generation: 1)
-        // Two activity timeouts of silence: no ping, the timer is only scheduled again.
+        // Two activity timeouts of silence: a ping each time (the server sees a live client), no
+        // pong timer, the activity timer scheduled again.
         #expect(
             machine.timerFired(.activity(1), at: .seconds(120), random: 0) == [
-                .scheduleTimer(.activity(1), deadline: .seconds(240))
+                .send(generation: 1, text: OutboundMessage.ping), .scheduleTimer(.activity(1), deadline: .seconds(240)),
             ])
         #expect(
             machine.timerFired(.activity(1), at: .seconds(240), random: 0) == [
-                .scheduleTimer(.activity(1), deadline: .seconds(360))
+                .send(generation: 1, text: OutboundMessage.ping), .scheduleTimer(.activity(1), deadline: .seconds(360)),
             ])
         #expect(machine.publicState == .connected(socketID: "1.1"))
         // Reading again at 300 s: silence counts from then, so the timer at 360 s waits until 420 s.
@@ -42,7 +45,10 @@ struct ConnectionFlowControlTests {
         _ = machine.timerFired(.activity(1), at: .seconds(120), random: 0)
         machine.inboundPaused(generation: 1)
         let actions = machine.timerFired(.pong(1), at: .seconds(150), random: 0)
-        #expect(actions == [.scheduleTimer(.activity(1), deadline: .seconds(270))])
+        #expect(
+            actions == [
+                .send(generation: 1, text: OutboundMessage.ping), .scheduleTimer(.activity(1), deadline: .seconds(270)),
+            ])
         #expect(machine.publicState == .connected(socketID: "1.1"))
         // Once reading again, an unanswered ping drops the socket as usual.
         machine.inboundResumed(generation: 1, at: .seconds(200))

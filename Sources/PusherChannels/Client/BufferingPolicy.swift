@@ -24,7 +24,9 @@ public struct BufferingPolicy: Sendable, Hashable {
     public enum WhenFull: Sendable, Hashable {
         /// Stop reading from the socket until the consumer has taken its backlog down to half the
         /// limits; nothing is lost. The limits are a high-water mark: the events of the socket
-        /// read being handled still go in (a few hundred KiB at most).
+        /// read being handled still go in: what the transport read ahead, at most 1,024 messages or
+        /// 4 MiB (or one message of ``PusherClientOptions/maximumMessageSize`` when larger), plus
+        /// one socket read.
         case pauseReading
         /// End the consumer's sequence with a `consumerTooSlow` error after the buffered events.
         case fail

@@ -88,17 +88,26 @@ extension PusherClient {
     private func readInbound(from connection: any TransportConnection, generation: Generation) async throws {
         while let batch = try await connection.receive(isolation: self) {
             self.received(batch, generation: generation)
-            if !self.flowGate.isOpen { await self.waitForConsumers(generation: generation) }
+            if self.mustWaitForConsumers(generation) { await self.waitForConsumers(generation: generation) }
+            // The connection is being torn down: what is left is not read.
+            if Task.isCancelled { return }
         }
     }
 
-    /// Waits until no consumer is over its limits (or the connection task is cancelled). The
-    /// engine meanwhile takes the socket's silence for the client's own doing.
+    /// Whether the reader of `generation` must wait: a consumer is over its limits and the socket
+    /// is the active one (a socket being closed is read to its end, so that its close completes).
+    private func mustWaitForConsumers(_ generation: Generation) -> Bool {
+        !self.flowGate.isOpen && self.engine.activeGeneration == generation && !Task.isCancelled
+    }
+
+    /// Waits until no consumer is over its limits, the socket stops being the active one, or the
+    /// connection task is cancelled. The engine meanwhile takes the socket's silence for the
+    /// client's own doing.
     private func waitForConsumers(generation: Generation) async {
         self.engine.inboundPaused(generation: generation)
         self.metrics?.readingPaused()
         self.pausedReaders += 1
-        await self.flowGate.waitUntilOpen(isolation: self)
+        while self.mustWaitForConsumers(generation) { await self.flowGate.waitUntilOpen(isolation: self) }
         self.pausedReaders -= 1
         self.engine.inboundResumed(generation: generation, at: self.clock.now)
     }

@@ -57,6 +57,8 @@ extension PusherClient {
                 clientEventsMoved = true
             case .closeConnection(let generation):
                 self.connections[generation]?.close()
+                // A reader paused on this socket reads on, so that the close completes.
+                self.flowGate.wakeWaiters()
             case .abortConnection(let generation):
                 self.connections[generation]?.abort.fire()
             case .scheduleTimer(let timer, let deadline):

@@ -27,7 +27,9 @@ extension PusherClient {
     ///   - waitsForConfirmation: With true (the default), `body` runs only once the server has
     ///     confirmed the subscription (`pusher_internal:subscription_succeeded`); until then this
     ///     waits, connecting and reconnecting as ``run()`` does, for as long as the task is not
-    ///     cancelled. With false, `body` runs at once.
+    ///     cancelled. With false, `body` runs at once. The confirmation comes over the connection:
+    ///     called from a loop whose consumer is over its limits (``BufferingPolicy/WhenFull/pauseReading``),
+    ///     it waits until that consumer catches up, which it cannot do while its loop waits here.
     ///   - isolation: The actor `body` runs on; the caller's by default.
     ///   - body: Runs with the subscription; its result is returned.
     /// - Throws: ``PusherError`` when the channel name is invalid, the kind needs what the client
@@ -141,7 +143,9 @@ extension PusherClient {
     /// Sends a client event like ``trigger(_:on:data:)``, but while the client-event queue is full
     /// (``PusherClientOptions/clientEventQueueLimit`` events wait for the rate limit or for the
     /// channel's subscription) it waits for room instead of throwing: a producer that calls it in a
-    /// loop is slowed down to the rate limit, and nothing it sends is dropped.
+    /// loop is slowed down to the rate limit, and nothing it sends is dropped. While the client is
+    /// disconnected (or before ``run()``), events wait for the subscription, so a full queue waits
+    /// until the client is connected again. Callers waiting at once are not served in order.
     ///
     /// - Throws: ``PusherError`` `clientEventRejected` at once for an event that can never be sent
     ///   (see ``trigger(_:on:data:)``), also when the channel's last consumer leaves while it waits;

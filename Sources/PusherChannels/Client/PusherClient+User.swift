@@ -8,7 +8,9 @@ extension PusherClient {
     /// Once the server confirms, the user's events (the server's "send to user") arrive on
     /// ``userEvents(named:buffering:)`` and watchlist changes on ``watchlistEvents``. Follow the
     /// outcome on ``userStates``; failures are also reported on ``errors``. Calling it again does
-    /// nothing.
+    /// nothing. The confirmation comes over the connection: a loop that waits for it (on
+    /// ``userStates``) while its own consumer is over its limits (``BufferingPolicy/WhenFull/pauseReading``)
+    /// waits until that consumer catches up.
     ///
     /// - Throws: ``PusherError`` `invalidConfiguration` without a user authenticator.
     public func signIn() throws(PusherError) {

@@ -8,10 +8,12 @@ import NIOConcurrencyHelpers
 ///
 /// A ``ConsumerBuffer`` holds the gate when it goes over its limit and releases it when it drains
 /// or finishes, once each way. The client's reader waits at the gate after handing a batch over,
-/// so nothing more is read, decrypted or decoded while a consumer is behind, and the transport's
+/// so nothing more is decrypted or delivered while a consumer is behind, and the transport's
 /// own bounded queue then stops reading from the socket: TCP slows the server down.
 ///
-/// Several readers may wait (a socket being closed and the new one); all resume when it opens.
+/// Several readers may wait (a socket being closed and the new one); all resume when it opens, or
+/// when ``wakeWaiters()`` asks them to look again (a socket that is being closed stops waiting, so
+/// its close completes).
 package final class FlowGate: Sendable {
     private struct State {
         /// Consumers over their limit.
@@ -48,7 +50,22 @@ package final class FlowGate: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Suspends until the gate is open or the task is cancelled. Resumes on `isolation`.
+    /// Resumes every waiting reader, open or not, to check again whether it must wait.
+    package func wakeWaiters() {
+        let waiters = self.state.withLockedValue { state -> [UnsafeContinuation<Void, Never>] in
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// How many readers wait now (for the package's tests).
+    package var waiterCount: Int {
+        self.state.withLockedValue { $0.waiters.count }
+    }
+
+    /// Suspends until the gate is open, ``wakeWaiters()`` is called, or the task is cancelled.
+    /// Resumes on `isolation`.
     package func waitUntilOpen(isolation: isolated (any Actor)? = #isolation) async {
         let id = self.state.withLockedValue { state -> UInt64? in
             guard state.holders > 0 else { return nil }

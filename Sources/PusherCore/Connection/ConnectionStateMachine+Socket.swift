@@ -20,7 +20,9 @@ extension ConnectionStateMachine {
 
     /// The client stopped reading the socket of `generation` until its consumers catch up (flow
     /// control). Until ``inboundResumed(generation:at:)``, the activity and pong timeouts do not end
-    /// the connection: whatever the server sent waits unread, its pongs included.
+    /// the connection (whatever the server sent waits unread, its pongs included); a ping still
+    /// goes out every activity timeout, so the server does not take the client for gone. Only the
+    /// active socket pauses: one paused socket at a time.
     package mutating func inboundPaused(generation: Generation) {
         self.pausedGeneration = generation
     }

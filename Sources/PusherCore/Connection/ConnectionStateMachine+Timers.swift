@@ -35,14 +35,17 @@ extension ConnectionStateMachine {
 
         case .connected(let attempt, let socketID, let activityTimeout, let pingSentAt, let since)
         where attempt.generation == generation:
-            // Not read by the client's choice (flow control): not a sign of a dead connection. The
-            // ping is forgotten (its pong waits unread) and silence counts again once reading resumes.
+            // Not read by the client's choice (flow control): not a sign of a dead connection. A
+            // ping still goes out every activity timeout, so the server sees a live client and does
+            // not drop it for silence, but no pong is awaited (it waits unread behind the events);
+            // silence counts again once reading resumes.
             if self.pausedGeneration == generation {
                 if pingSentAt != nil {
                     self.state = .connected(
                         attempt, socketID: socketID, activityTimeout: activityTimeout, pingSentAt: nil, since: since)
                 }
-                return self.scheduleLiveness(.activity(generation), deadline: now + activityTimeout)
+                return [.send(generation: generation, text: OutboundMessage.ping)]
+                    + self.scheduleLiveness(.activity(generation), deadline: now + activityTimeout)
             }
             if let pingSentAt, self.lastActivity < pingSentAt {
                 let deadline = pingSentAt + self.configuration.pongTimeout

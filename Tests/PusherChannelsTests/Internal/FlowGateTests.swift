@@ -79,6 +79,8 @@ struct FlowGateTests {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await gate.waitUntilOpen() }
             group.addTask { await gate.waitUntilOpen() }
+            // Both are suspended before the gate opens.
+            while gate.waiterCount < 2 { await Task.yield() }
             // Down to 0 of a limit of 1: half of it.
             _ = try? await buffer.next()
             _ = try? await buffer.next()
@@ -91,6 +93,12 @@ struct FlowGateTests {
         waiter.cancel()
         await waiter.value
         #expect(!gate.isOpen, "cancelling a wait opens nothing")
+        // Woken while closed: the reader returns to look again, and the gate stays closed.
+        let woken = Task { await gate.waitUntilOpen() }
+        while gate.waiterCount < 1 { await Task.yield() }
+        gate.wakeWaiters()
+        await woken.value
+        #expect(!gate.isOpen)
     }
 
     @Test("without the pauseReading policy the gate is never held")
