@@ -157,4 +157,43 @@ struct FlowControlTests {
             records, .notice, "a consumer is behind: reading from the socket paused until it catches up")
         #expect(notices.map { $0.metadata["pusher.channel"] } == ["feed"])
     }
+
+    @Test("a presence consumer over its limit pauses reading too and loses no membership change")
+    func presencePauses() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: PresenceTests.secret)) { server in
+            var options = PresenceTests.options(for: server, user: "alice", name: "Alice")
+            options.buffering.limit = 1
+            let alice = server.inMemoryClient(options: options, clock: VirtualClock())
+            try await withRunningClient(alice) { alice in
+                var changes = alice.presence(on: "presence-room").makeAsyncIterator()
+                guard case .snapshot? = try await changes.next() else {
+                    Issue.record("expected a snapshot first")
+                    return
+                }
+                // Three others join while Alice's loop does not take their changes.
+                let others = ["bob", "carol", "dave"].map { user in
+                    let client = server.inMemoryClient(
+                        options: PresenceTests.options(for: server, user: user, name: user), clock: VirtualClock())
+                    return (
+                        client,
+                        Task {
+                            try await withRunningClient(client) { client in
+                                for try await _ in client.presence(on: "presence-room") {}
+                            }
+                        }
+                    )
+                }
+                await server.waitForSubscribers(of: "presence-room", count: 4)
+                await Self.waitUntilReadingPaused(alice)
+                var added: [String] = []
+                while added.count < 3, let change = try await changes.next() {
+                    if case .added(let member) = change { added.append(member.userID) }
+                }
+                // They join concurrently, in any order.
+                #expect(added.sorted() == ["bob", "carol", "dave"])
+                #expect(await alice.members(of: "presence-room")?.count == 4)
+                for (_, task) in others { task.cancel() }
+            }
+        }
+    }
 }
