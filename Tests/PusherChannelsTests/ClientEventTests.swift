@@ -106,8 +106,11 @@ struct ClientEventTests {
 }
 
 extension ClientEventTests {
-    @Test("triggerWaitingForRoom waits while the queue is full and sends every event in order, at the rate limit")
-    func waitingForRoom() async throws {
+    /// A client that sends one client event a second and queues one more, with a consumer of
+    /// `private-chat` (subscribed) that `body` may cancel.
+    static func withOneEventQueue(
+        _ body: (Harness, Task<[ChannelEvent], any Error>) async throws -> Void
+    ) async throws {
         let server = FakePusherServer.Configuration(appSecret: Self.secret)
         try await withHarness(
             server: server,
@@ -119,6 +122,14 @@ extension ClientEventTests {
         ) { harness in
             let consumer = Task { try await collect(harness.client.events(on: "private-chat"), count: 1) }
             await harness.server.waitForSubscribers(of: "private-chat")
+            try await body(harness, consumer)
+            consumer.cancel()
+        }
+    }
+
+    @Test("triggerWaitingForRoom waits while the queue is full and sends every event in order, at the rate limit")
+    func waitingForRoom() async throws {
+        try await Self.withOneEventQueue { harness, _ in
             let producer = Task {
                 for index in 1...4 {
                     try await harness.client.triggerWaitingForRoom(
@@ -137,23 +148,12 @@ extension ClientEventTests {
             try await producer.value
             let sent = await harness.server.snapshot.messages(named: "client-note").map(\.text)
             #expect(sent == (1...4).map { #"{"event":"client-note","channel":"private-chat","data":{"n":\#($0)}}"# })
-            consumer.cancel()
         }
     }
 
     @Test("triggerWaitingForRoom throws at once for an event that can never go, and on cancellation while it waits")
     func waitingForRoomFailures() async throws {
-        let server = FakePusherServer.Configuration(appSecret: Self.secret)
-        try await withHarness(
-            server: server,
-            options: {
-                $0.authorizer = .signing(key: server.appKey, secret: Self.secret)
-                $0.clientEventRateLimit = 1
-                $0.clientEventQueueLimit = 1
-            }
-        ) { harness in
-            let consumer = Task { try await collect(harness.client.events(on: "private-chat"), count: 1) }
-            await harness.server.waitForSubscribers(of: "private-chat")
+        try await Self.withOneEventQueue { harness, consumer in
             try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "1")
             try await harness.client.triggerWaitingForRoom("client-note", on: "private-chat", data: "2")
             // The queue is full now, but these can never go: they are refused at once.
