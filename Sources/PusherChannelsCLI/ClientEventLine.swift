@@ -35,7 +35,8 @@ enum ClientEventLine {
                 return
             } catch let error as PusherError {
                 guard error.code == .clientEventRejected,
-                    Self.waitsForRoom(event: event, channel: channel, channels: channels, failed: failedChannels())
+                    Self.isSubscribingAgain(
+                        event: event, channel: channel, channels: channels, failed: failedChannels())
                 else {
                     Output.error("client event: \(error)")
                     return
@@ -55,7 +56,7 @@ enum ClientEventLine {
     /// Whether a rejected client event can only have been refused because its channel's consumer is
     /// being registered again after falling behind: its name (prefix and length), its channel's
     /// kind and the channel are right.
-    static func waitsForRoom(event: String, channel: String, channels: [String], failed: Set<String>) -> Bool {
+    static func isSubscribingAgain(event: String, channel: String, channels: [String], failed: Set<String>) -> Bool {
         guard event.hasPrefix("client-"), PusherNameRules.isValidEventName(event), channels.contains(channel),
             !failed.contains(channel)
         else { return false }
