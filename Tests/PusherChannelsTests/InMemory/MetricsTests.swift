@@ -301,6 +301,30 @@ struct MetricsTests {
         }
     }
 
+    @Test("each pause of reading for a consumer that is behind is counted once")
+    func readingPausedCounted() async throws {
+        try await withMeasuredClient(options: { $0.buffering.limit = 2 }) { harness, metrics in
+            // The default policy, pauseReading: the consumer takes one event and waits for `gate`.
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            async let slow = BufferingTests.stalledConsumer(harness.client.events(on: "feed"), gate: gate, limit: 7)
+            let peer = await harness.established()
+            _ = await peer.nextMessage(named: "pusher:subscribe")
+            peer.send(
+                Self.succeeded("feed"), Self.event("e", on: "feed", data: "1"), Self.event("e", on: "feed", data: "2"),
+                Self.event("e", on: "feed", data: "3"), Self.event("e", on: "feed", data: "4"),
+                Self.event("e", on: "feed", data: "5"), Self.event("e", on: "feed", data: "6"))
+            while await !harness.client.isReadingPaused { await Task.yield() }
+            let paused = try metrics.expectCounter("pusher_reading_paused_total")
+            #expect(paused.totalValue == 1)
+            // The consumer catches up and reading goes on: no second pause is counted.
+            peer.send(Self.event("e", on: "feed", data: "7"))
+            open.yield()
+            let result = await slow
+            #expect(result.data == (1...7).map(String.init))
+            #expect(paused.totalValue == 1)
+        }
+    }
+
     @Test("without a metrics backend the client records nothing")
     func noBackend() async throws {
         // The global factory is the no-op one unless the process bootstraps another: this test
