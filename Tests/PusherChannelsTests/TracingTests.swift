@@ -266,4 +266,33 @@ struct TracingTests {
         let authorize = Self.spans(tracer, named: "pusher.authorize")
         #expect(authorize.map { $0.attributes["pusher.channel"]?.toSpanAttribute() } == [.string("presence-c")])
     }
+
+    @Test("with in-process signing, an encrypted channel's key reload is no call either")
+    func signingReloadsWithoutCall() async throws {
+        let tracer = InMemoryTracer()
+        let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+        try await withTracer(tracer) {
+            try await withInMemoryClient(options: {
+                $0.authorizer = .signing(key: "key", secret: Self.secret, masterKey: masterKey)
+            }) { harness in
+                let channel = "private-encrypted-orders"
+                var failures = harness.client.decryptionFailures(on: channel).makeAsyncIterator()
+                let consumer = Task { try await collect(harness.client.events(on: channel), count: 1) }
+                defer { consumer.cancel() }
+                let peer = await harness.established()
+                _ = await peer.nextMessage(named: "pusher:subscribe")
+                peer.send(#"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#)
+                // Well formed, but sealed with another key: the reload gives the same key, so it is
+                // reported as not opening after a reload.
+                let nonce = String(repeating: "A", count: 32)
+                let forged = #"{\"nonce\":\"\#(nonce)\",\"ciphertext\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}"#
+                peer.send(#"{"event":"order","channel":"\#(channel)","data":"\#(forged)"}"#)
+                let failure = await failures.next()
+                #expect(failure?.reason == .cannotDecrypt)
+                #expect(failure?.message.contains("a reload did not help") == true)
+            }
+        }
+        #expect(Self.spans(tracer, named: "pusher.reload_key").isEmpty)
+        #expect(Self.spans(tracer, named: "pusher.authorize").isEmpty)
+    }
 }

@@ -16,6 +16,11 @@ extension ClientEngine {
                         into: &actions)
                     continue
                 }
+                // Signed in process: the key comes back at once, with no call and no timer.
+                if let signed = self.configuration.localAuthorization?(socketID, channel.rawValue) {
+                    self.keyReloadAnswered(channel: channel, socketID: socketID, result: signed, into: &actions)
+                    continue
+                }
                 let call = TimerID.keyReload(channel: channel, socketID: socketID)
                 self.startCall(call, .reloadKey(channel: channel, socketID: socketID), into: &actions)
             case .report(let failure):
