@@ -124,7 +124,11 @@ struct PublicInMemoryTests {
                 elsewhere.path = "/other"
                 try await client.switchEndpoint(to: elsewhere)
                 #expect(await client.currentEndpoint == elsewhere)
-                await server.waitUntil { $0.connections.count == 2 && $0.subscribers(of: "news") == 1 }
+                // The new connection (the second) has subscribed again.
+                await server.waitUntil {
+                    $0.connections.count == 2 && $0.connections[1].isOpen
+                        && $0.connections[1].subscriptions.contains("news")
+                }
                 #expect(await server.snapshot.connections.last?.requestURI.hasPrefix("/other/app/") == true)
                 await server.trigger(channel: "news", event: "flash", data: "after the switch")
                 #expect(try await events.next()?.data == "after the switch")
