@@ -35,16 +35,19 @@ extension CLITests {
     @Test(
         "a refused --header is a usage error (exit 2) before connecting; the value is not repeated",
         arguments: [
-            "Host: evil.example", "upgrade: h2c", "Connection: close", "Sec-WebSocket-Key: c2VjcmV0",
-            "SEC-WEBSOCKET-PROTOCOL: chat", "no colon here", ": empty name", "bad name: x",
+            ("Host: evil.example", "the client's own"), ("upgrade: h2c", "the client's own"),
+            ("Connection: close", "the client's own"), ("Sec-WebSocket-Key: c2VjcmV0", "the client's own"),
+            ("SEC-WEBSOCKET-PROTOCOL: chat", "the client's own"), ("no colon here", "takes 'Name: value'"),
+            (": empty name", "the name is empty"), ("bad name: x", "not a valid HTTP header name"),
         ]
     )
-    func refusedUpgradeHeader(line: String) async throws {
+    func refusedUpgradeHeader(line: String, reason: String) async throws {
         try await FakePusherServer.withRunning { server in
             let cli = try CLIProcess(self.connectionArguments(server) + ["--header", line, "--channel", "news"])
             let status = await cli.exitStatus()
             #expect(status == 2, "stderr: \(cli.standardError)")
-            #expect(cli.standardError.contains("--header"), "stderr: \(cli.standardError)")
+            #expect(cli.standardError.contains("--header: "), "stderr: \(cli.standardError)")
+            #expect(cli.standardError.contains(reason), "stderr: \(cli.standardError)")
             #expect(!cli.standardError.contains("evil.example") && !cli.standardError.contains("c2VjcmV0"))
             #expect(await server.snapshot.connections.isEmpty)
         }
@@ -66,7 +69,7 @@ extension CLITests {
         }
     }
 
-    @Test("--port is the default port of --host entries without one; [::1]:P is IPv6 with a port")
+    @Test("--port is the default port of --host entries without one; H:P names its own")
     func hostPortForms() async throws {
         try await FakePusherServer.withRunning { server in
             // The first entry has no port: --port (the dead one) applies; the second names the live port.
@@ -117,11 +120,17 @@ extension CLITests {
 
     @Test(
         "a --host that is not H, H:P or [IPv6]:P is a usage error (exit 2)",
-        arguments: ["127.0.0.1:", "127.0.0.1:70000", "127.0.0.1:x1", "[::1", "[::1]6001", "[]:1", ":6001"]
+        arguments: [
+            ("127.0.0.1:", "the port must be 1–65535"), ("127.0.0.1:70000", "the port must be 1–65535"),
+            ("127.0.0.1:x1", "the port must be 1–65535"), ("[::1", "is not HOST, HOST:PORT or [IPv6]:PORT"),
+            ("[::1]6001", "is not HOST, HOST:PORT or [IPv6]:PORT"), ("[]:1", "is not HOST, HOST:PORT or [IPv6]:PORT"),
+            (":6001", "is not HOST, HOST:PORT or [IPv6]:PORT"),
+        ]
     )
-    func invalidHostArgument(host: String) async throws {
+    func invalidHostArgument(host: String, reason: String) async throws {
         let cli = try CLIProcess(["listen", "--key", "k", "--no-tls", "--host", host, "--channel", "news"])
         #expect(await cli.exitStatus() == 2, "stderr: \(cli.standardError)")
-        #expect(cli.standardError.contains("--host"), "stderr: \(cli.standardError)")
+        #expect(cli.standardError.contains("--host '\(host)'"), "stderr: \(cli.standardError)")
+        #expect(cli.standardError.contains(reason), "stderr: \(cli.standardError)")
     }
 }
