@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherChannels
+
 /// One `--host H[:P]` of `listen`: a host name, an IPv4 address or an IPv6 address, with a port or
 /// not (`example.com`, `example.com:6001`, `127.0.0.1:6001`, `[::1]:6001`, `[::1]`, `::1`).
 struct HostArgument: Sendable, Hashable {
@@ -27,6 +29,13 @@ struct HostArgument: Sendable, Hashable {
         }
         guard !text.isEmpty else { throw invalid }
         return HostArgument(host: text, port: nil)
+    }
+
+    /// `host:port` of `endpoint` as `--host` takes it (`[v6]:port` for an IPv6 address), for messages.
+    /// Endpoint hosts are checked names or addresses: nothing to escape.
+    static func describe(_ endpoint: PusherEndpoint) -> String {
+        let host = endpoint.host.contains(":") && !endpoint.host.hasPrefix("[") ? "[\(endpoint.host)]" : endpoint.host
+        return "\(host):\(endpoint.port ?? (endpoint.useTLS ? 443 : 80))"
     }
 
     private static func port(_ digits: Substring, of text: String) throws(CLIError) -> Int {

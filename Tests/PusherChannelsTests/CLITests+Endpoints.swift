@@ -66,6 +66,9 @@ extension CLITests {
             await server.trigger(channel: "news", event: "flash", data: "live")
             #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
             #expect(cli.standardOutputLines == [#"{"channel":"news","event":"flash","data":"live"}"#])
+            // Each attempt names its endpoint on standard error.
+            #expect(cli.standardError.contains("state: connecting(attempt: 0) to 127.0.0.1:\(deadPort)\n"))
+            #expect(cli.standardError.contains("state: connecting(attempt: 1) to 127.0.0.1:\(server.port)\n"))
         }
     }
 
