@@ -9,7 +9,8 @@ import PusherCore
 /// `invalidConfiguration`, naming the option, when one would crash or loop the client: every
 /// timeout and delay (the backoff's included) must be more than zero and at most 365 days,
 /// `maximumMessageSize` from 1 to 2³²−1, `outboundBufferLimit` and `maximumPresenceMembers` at
-/// least 1, the backoff's factors numbers (not NaN), counts not negative.
+/// least 1, the backoff's factors numbers (not NaN), counts not negative; every endpoint
+/// (``fallbackEndpoints`` too) must form a URL and ``headers`` must be ones the client may send.
 public struct PusherClientOptions: Sendable {
     /// Where to connect. Defaults to Pusher's `mt1` cluster over TLS.
     public var endpoint: PusherEndpoint
