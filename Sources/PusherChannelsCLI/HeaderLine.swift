@@ -8,19 +8,19 @@ struct HeaderLine: Sendable, Hashable {
 
     /// Parses `Name: value`: the name is an HTTP token (letters, digits and ``!#$%&'*+-.^_`|~``),
     /// the value has no line breaks or NUL; whitespace around both is dropped. The error never
-    /// repeats the value, which is often a secret.
-    static func parse(_ text: String) throws(CLIError) -> HeaderLine {
+    /// repeats the value, which is often a secret. `kind` names the header in errors.
+    static func parse(_ text: String, kind: String = "an auth header") throws(CLIError) -> HeaderLine {
         guard let colon = text.firstIndex(of: ":") else {
-            throw CLIError("an auth header takes 'Name: value' (no ':' found)")
+            throw CLIError("\(kind) takes 'Name: value' (no ':' found)")
         }
         let name = text[..<colon].trimmingWhitespace()
         let value = text[text.index(after: colon)...].trimmingWhitespace()
-        guard !name.isEmpty else { throw CLIError("an auth header takes 'Name: value' (the name is empty)") }
+        guard !name.isEmpty else { throw CLIError("\(kind) takes 'Name: value' (the name is empty)") }
         guard name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
-            throw CLIError("the auth header name '\(TerminalText.escaped(name))' is not a valid HTTP header name")
+            throw CLIError("the name of \(kind) '\(TerminalText.escaped(name))' is not a valid HTTP header name")
         }
         guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-            throw CLIError("the value of the auth header '\(name)' has a line break or NUL")
+            throw CLIError("the value of \(kind) '\(name)' has a line break or NUL")
         }
         return HeaderLine(name: name, value: value)
     }

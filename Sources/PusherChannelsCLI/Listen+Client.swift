@@ -12,8 +12,10 @@ extension Listen {
     /// The client options of this command line, with the secrets of `credentials`.
     func clientOptions(_ credentials: ListenCredentials) throws(CLIError) -> PusherClientOptions {
         var options: PusherClientOptions
-        if let host {
-            options = PusherClientOptions(host: host, port: self.port, useTLS: self.tls, path: self.path)
+        let endpoints = try self.hostEndpoints()
+        if let first = endpoints.first {
+            options = PusherClientOptions(endpoint: first)
+            options.fallbackEndpoints = Array(endpoints.dropFirst())
         } else {
             options = PusherClientOptions(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
             options.endpoint.port = self.port
@@ -28,10 +30,15 @@ extension Listen {
         }
         // A bad --host, --cluster, --port or --path is a usage error, not a connection failure.
         do {
-            _ = try options.endpoint.url(key: self.key, client: "pusher-channels", version: "0")
+            for endpoint in [options.endpoint] + options.fallbackEndpoints {
+                _ = try endpoint.url(key: self.key, client: "pusher-channels", version: "0")
+            }
         } catch {
             throw CLIError(error.message)
         }
+        var headers: [HeaderLine] = []
+        for line in self.upgradeHeaders { headers.append(try Self.upgradeHeader(line)) }
+        options.headers = HeaderLine.dictionary(headers)
         options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
         options.authorizer = self.authorizer(credentials)
         options.userAuthenticator = self.userAuthenticator(credentials)
@@ -59,5 +66,30 @@ extension Listen {
         let userData = UserAuthenticator.userData(
             id: userID, info: self.userInfo.flatMap { try? JSONValue(parsing: $0) }, watchlist: self.watchlist)
         return .signing(key: self.key, secret: secret) { userData }
+    }
+}
+
+extension Listen {
+    /// The endpoints of `--host` (in order; `--port` for those without a port), none with `--cluster`.
+    func hostEndpoints() throws(CLIError) -> [PusherEndpoint] {
+        var endpoints: [PusherEndpoint] = []
+        for text in self.hosts {
+            let parsed = try HostArgument.parse(text)
+            endpoints.append(
+                PusherEndpoint(host: parsed.host, port: parsed.port ?? self.port, useTLS: self.tls, path: self.path))
+        }
+        return endpoints
+    }
+
+    /// One `--header 'Name: Value'` for the upgrade request: a valid header that is not one of the
+    /// client's own (Host, Upgrade, Connection, Sec-WebSocket-*, …). Errors never repeat the value.
+    static func upgradeHeader(_ line: String) throws(CLIError) -> HeaderLine {
+        let header = try HeaderLine.parse(line, kind: "a header")
+        do {
+            try UpgradeHeaders.check(name: header.name, value: header.value)
+        } catch {
+            throw CLIError(error.message)
+        }
+        return header
     }
 }

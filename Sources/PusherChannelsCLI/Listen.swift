@@ -30,11 +30,22 @@ struct Listen: AsyncParsableCommand {
     @Option(help: "Pusher cluster (connects to ws-CLUSTER.pusher.com). Use this or --host.")
     var cluster: String?
 
-    @Option(help: "Host of a self-hosted server (soketi, Laravel Reverb, sockudo, …).")
-    var host: String?
+    @Option(
+        name: .customLong("host"),
+        help: ArgumentHelp(
+            "Host of a self-hosted server (soketi, Laravel Reverb, sockudo, …), H or H:P ([IPv6]:P); repeatable: endpoints tried in order, moving to the next after a failed attempt.",
+            valueName: "h[:p]"))
+    var hosts: [String] = []
 
-    @Option(help: "Port (default 443 with TLS, 80 without).")
+    @Option(help: "Port (default 443 with TLS, 80 without); for --host entries without one.")
     var port: Int?
+
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp(
+            "A header added to the WebSocket upgrade request, 'Name: Value' (repeatable; a later one of the same name replaces an earlier one; not Host, Upgrade, Connection or Sec-WebSocket-*).",
+            valueName: "header"))
+    var upgradeHeaders: [String] = []
 
     @Option(help: "Path prefix before /app/KEY, for servers mounted under a path.")
     var path: String = ""
@@ -162,7 +173,21 @@ struct Listen: AsyncParsableCommand {
         guard !self.channels.isEmpty || self.channelsFile != nil || self.signIn else {
             throw ValidationError("Give at least one --channel, a --channels-file, or --sign-in.")
         }
-        guard (self.cluster == nil) != (self.host == nil) else {
+        for header in self.upgradeHeaders {
+            do throws(CLIError) {
+                _ = try Self.upgradeHeader(header)
+            } catch {
+                throw ValidationError("--header: \(error.description).")
+            }
+        }
+        for host in self.hosts {
+            do throws(CLIError) {
+                _ = try HostArgument.parse(host)
+            } catch {
+                throw ValidationError("\(error.description).")
+            }
+        }
+        guard (self.cluster == nil) != self.hosts.isEmpty else {
             throw ValidationError("Give either --cluster or --host.")
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }

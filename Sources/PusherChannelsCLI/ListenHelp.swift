@@ -43,6 +43,15 @@ enum ListenHelp {
         WebSocket connection and the auth endpoints. A warning goes to standard error for --no-tls with \
         --cluster, and for an auth endpoint over plain http:// to another machine.
 
+        Endpoints: --host H[:P] may be given more than once (127.0.0.1:6001, [::1]:6001, a bare ::1 \
+        has no port; --port is the port of entries without one). The endpoints are tried in order, \
+        round robin: an attempt that fails before the connection is established moves the next one \
+        (after the usual backoff) to the next endpoint; a connection that drops after it was \
+        established reconnects to the same endpoint first. --header 'Name: Value' (repeatable; a \
+        later one of the same name replaces an earlier one) is added to the WebSocket upgrade \
+        request; Host, Upgrade, Connection, Content-Length, Transfer-Encoding and Sec-WebSocket-* \
+        are refused.
+
         --sign-in signs in as a user (with --user-auth-endpoint, or --secret and --user-id) and prints \
         the user's events like channel events (channel "#server-to-user-ID") and watchlist changes as \
         {"watchlist": "online"|"offline", "user_id"}.
@@ -56,6 +65,8 @@ enum ListenHelp {
           pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --master-key-file master.key \\
               --channel private-encrypted-orders
           pusher-channels listen --key KEY --host pusher.internal --ca-file internal-ca.pem --channel prices
+          pusher-channels listen --key KEY --host ws-a.internal --host ws-b.internal:6002 \\
+              --header 'Origin: https://app.example' --channel prices
           pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --user-id 42 --watch 7 --sign-in
           pusher-channels listen --key KEY --cluster eu --channels-file channels.txt --quiet --stats
         """

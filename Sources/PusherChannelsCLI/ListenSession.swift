@@ -37,8 +37,14 @@ struct ListenSession: Sendable {
             let subscriptions = self.client.subscriptionEvents().makeAsyncIterator()
             group.addTask {
                 var states = states
+                // With more than one --host, each attempt names its endpoint.
+                let endpoints = 1 + self.client.options.fallbackEndpoints.count
                 while let state = await states.next() {
-                    Output.error("state: \(state)")
+                    if case .connecting = state, endpoints > 1 {
+                        Output.error("state: \(state) to \(HostArgument.describe(await self.client.currentEndpoint))")
+                    } else {
+                        Output.error("state: \(state)")
+                    }
                     if case .failed(let error) = state { return .connectionFailed(error) }
                 }
                 return .ended

@@ -89,7 +89,10 @@ extension FakePusherServer {
             let server = self.server
             return try await transport.connect(to: url, configuration: configuration) { connection in
                 let peer = await transport.nextConnection()
-                let id = await server.open(uri: FakePusherServer.requestURI(of: url), sink: .inMemory(peer))
+                var headers: [String: String] = [:]
+                for header in configuration.headers { headers[header.name.lowercased()] = header.value }
+                let id = await server.open(
+                    uri: FakePusherServer.requestURI(of: url), headers: headers, sink: .inMemory(peer))
                 let outcome = await withTaskGroup(of: Void.self, returning: Result<Void, any Error>.self) { group in
                     group.addTask {
                         while true {

@@ -11,7 +11,7 @@ import PusherChannels
 // Listening on loopback, accepting connections, serving each WebSocket, stopping.
 extension FakePusherServer {
     private enum UpgradeResult {
-        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String)
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String, headers: [String: String])
         case http(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
@@ -148,7 +148,9 @@ extension FakePusherServer {
                 return channel.eventLoop.makeCompletedFuture {
                     let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel)
-                    return UpgradeResult.websocket(asyncChannel, uri: head.uri)
+                    var headers: [String: String] = [:]
+                    for (name, value) in head.headers { headers[name.lowercased()] = value }
+                    return UpgradeResult.websocket(asyncChannel, uri: head.uri, headers: headers)
                 }
             }
         )
@@ -176,8 +178,8 @@ extension FakePusherServer {
                 accepted.channel.close(promise: nil)
             }
             switch upgrade {
-            case .websocket(let channel, let uri):
-                try await self.serve(channel, uri: uri)
+            case .websocket(let channel, let uri, let headers):
+                try await self.serve(channel, uri: uri, headers: headers)
             case .http(let channel):
                 try await withTaskCancellationHandler {
                     try await self.serveHTTP(channel)
@@ -190,12 +192,14 @@ extension FakePusherServer {
         }
     }
 
-    private nonisolated func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String) async throws
-    {
+    private nonisolated func serve(
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, uri: String, headers: [String: String]
+    ) async throws {
         let bound = self.configuration.limits.queuedFrames
         let (frames, outbox) = AsyncStream.makeStream(
             of: WebSocketFrame.self, bufferingPolicy: bound.map { .bufferingOldest($0) } ?? .unbounded)
-        let id = await self.open(uri: uri, sink: .loopback(outbox: outbox, channel: channel.channel))
+        let id = await self.open(
+            uri: uri, headers: headers, sink: .loopback(outbox: outbox, channel: channel.channel))
         defer { outbox.finish() }
         try await channel.executeThenClose { inbound, outbound in
             await withThrowingTaskGroup(of: Void.self) { group in

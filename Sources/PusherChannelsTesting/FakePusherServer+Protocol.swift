@@ -9,12 +9,13 @@ extension FakePusherServer {
     /// Accepts a connection that asked for `uri` (path and query): gives it a socket id and sends
     /// `pusher:connection_established`, or, when the app key is not this server's, sends
     /// `pusher:error` with code 4001 and closes it with 4001 (as Pusher does).
-    func open(uri: String, sink: ConnectionSink) -> Int {
+    func open(uri: String, headers: [String: String] = [:], sink: ConnectionSink) -> Int {
         self.nextConnectionID += 1
         let id = self.nextConnectionID
         let socketID = "\(id).\(100_000 + id * 7_919)"
-        let connection = Connection(
+        var connection = Connection(
             id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
+        connection.requestHeaders = headers
         self.live[id] = Live(connection: connection, sink: sink)
         self.order.append(id)
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri

@@ -102,6 +102,9 @@ extension FakePusherServer {
         public let socketID: String
         /// The request path and query the client opened, e.g. `/app/key?protocol=7&client=…`.
         public let requestURI: String
+        /// The headers of the WebSocket upgrade request, names lowercased (for an in-memory
+        /// connection, those the client added: `PusherClientOptions.headers` and its provider's).
+        public var requestHeaders: [String: String] = [:]
         public var isOpen: Bool
         public var subscriptions: Set<String>
         public var received: [ReceivedMessage]

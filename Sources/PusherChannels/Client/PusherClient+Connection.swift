@@ -12,8 +12,8 @@ extension PusherClient {
     }
 
     func openConnection(generation: Generation) {
-        // `connect()` checked the URL before the engine asked for a socket.
-        guard case .success(let url) = self.connectionURL else { return }
+        // `connect()` checked the options before the engine asked for a socket.
+        guard let url = self.nextEndpoint()?.url else { return }
         let handle = ConnectionHandle()
         self.connections[generation] = handle
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
@@ -29,6 +29,9 @@ extension PusherClient {
         let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in
             group.addTask {
                 do {
+                    // The provider runs in the attempt, under its handshake timeout.
+                    var configuration = configuration
+                    configuration.headers = try await self.upgradeHeaders()
                     return .closed(
                         try await self.transport.connect(to: url, configuration: configuration) { connection in
                             await self.transportOpened(generation: generation)

@@ -19,8 +19,9 @@ extension PusherClient {
     }
 
     private func attachConnectionSpan(_ span: any Span, generation: Generation) {
-        span.attributes["server.address"] = self.options.endpoint.host
-        if let port = self.options.endpoint.port { span.attributes["server.port"] = port }
+        let endpoint = self.currentEndpoint
+        span.attributes["server.address"] = endpoint.host
+        if let port = endpoint.port { span.attributes["server.port"] = port }
         span.attributes["pusher.generation"] = generation.rawValue
         // The attempt may already be given up (disconnect(), the run ending) before its task ran.
         guard self.engine.activeGeneration == generation else {

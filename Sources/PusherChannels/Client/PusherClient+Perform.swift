@@ -81,6 +81,7 @@ extension PusherClient {
             case .cancelCall(let timer, let reason):
                 self.cancelCall(timer, reason: reason)
             case .publishState(let state):
+                self.endpointRotation?.stateChanged(state)
                 self.logStateChange(state)
                 subscriptionsChanged = true
                 self.metrics?.stateChanged(to: state)

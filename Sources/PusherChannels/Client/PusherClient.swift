@@ -52,9 +52,12 @@ public actor PusherClient: Service {
     nonisolated let flowGate = FlowGate()
     /// Consumers made since the actor last looked (see ``registerPendingConsumers()``).
     nonisolated let pendingConsumers = PendingConsumers()
-    /// The connection URL, or why the options cannot form one or are invalid (checked before every
-    /// connect).
-    nonisolated let connectionURL: Result<String, PusherError>
+    /// The endpoints of the options with their URLs, or why the options cannot form one or are
+    /// invalid (checked before every connect).
+    nonisolated let configuredEndpoints: Result<EndpointRotation<ConnectionEndpoint>, PusherError>
+    /// The endpoints (the options', or those of the last ``switchEndpoint(to:fallbacks:)``) and which
+    /// one the next attempt goes to; nil when the options are invalid.
+    var endpointRotation: EndpointRotation<ConnectionEndpoint>?
 
     private enum RunPhase {
         case idle, running, finished
@@ -122,10 +125,9 @@ public actor PusherClient: Service {
         self.clock = ClockAdapter(clock)
         self.logger = logger
         self.transport = transport
-        self.connectionURL = Result { () throws(PusherError) in
-            try options.validate()
-            return try options.endpoint.url(key: key, client: Self.clientName, version: Self.version)
-        }
+        let configuredEndpoints = Self.endpointRotation(options: options, key: key)
+        self.configuredEndpoints = configuredEndpoints
+        self.endpointRotation = try? configuredEndpoints.get()
         self.engine = ClientEngine(
             configuration: ClientEngine.Configuration(
                 connection: options.stateMachineConfiguration,
@@ -234,7 +236,7 @@ public actor PusherClient: Service {
     /// with an `invalidConfiguration` error at once, without retries.
     public func connect() {
         self.registerPendingConsumers()
-        switch self.connectionURL {
+        switch self.configuredEndpoints {
         case .success:
             self.perform(self.engine.connect(at: self.clock.now))
         case .failure(let error):

@@ -48,6 +48,7 @@ extension PusherClientOptions {
                 range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)–\(range.upperBound)"
             throw Self.invalid(name, "\(value)", "it must be \(bound)")
         }
+        try UpgradeHeaders.check(self.headers)
     }
 
     private static func invalid(_ option: String, _ value: String, _ rule: String) -> PusherError {

@@ -9,10 +9,28 @@ import PusherCore
 /// `invalidConfiguration`, naming the option, when one would crash or loop the client: every
 /// timeout and delay (the backoff's included) must be more than zero and at most 365 days,
 /// `maximumMessageSize` from 1 to 2³²−1, `outboundBufferLimit` and `maximumPresenceMembers` at
-/// least 1, the backoff's factors numbers (not NaN), counts not negative.
+/// least 1, the backoff's factors numbers (not NaN), counts not negative; every endpoint
+/// (``fallbackEndpoints`` too) must form a URL and ``headers`` must be ones the client may send.
 public struct PusherClientOptions: Sendable {
     /// Where to connect. Defaults to Pusher's `mt1` cluster over TLS.
     public var endpoint: PusherEndpoint
+    /// Endpoints tried after ``endpoint``, in order, round robin: an attempt that fails before the
+    /// connection is established moves the next attempt (after the usual backoff) to the next
+    /// endpoint; a connection that drops after it was established reconnects to the same endpoint
+    /// first. Default none. See ``PusherClient/switchEndpoint(to:fallbacks:)`` to change them at runtime.
+    public var fallbackEndpoints: [PusherEndpoint] = []
+    /// Headers added to the WebSocket upgrade request (`Origin`, `Authorization`, `Cookie`, …).
+    /// Names are case-insensitive: two names that differ only in case are refused. `Host`,
+    /// `Upgrade`, `Connection`, `Content-Length`, `Transfer-Encoding` and `Sec-WebSocket-*` are the
+    /// client's own, and names that are not HTTP tokens or values with CR, LF or NUL are refused too:
+    /// ``PusherClient/connect()`` fails with `invalidConfiguration`. Default none.
+    public var headers: [String: String] = [:]
+    /// Called before every connection attempt (reconnects included) for headers of that attempt's
+    /// upgrade request, such as a short-lived token; they replace ``headers`` of the same name (any
+    /// case). A provider that throws or returns a refused header fails the attempt (as
+    /// `transportFailed` or `invalidConfiguration`) and the client backs off as after any failed
+    /// attempt; one that does not return in time is bounded by ``handshakeTimeout``. Default none.
+    public var headersProvider: (@Sendable () async throws -> [String: String])?
     /// Inactivity after which the client sends `pusher:ping`. The server's `activity_timeout`
     /// lowers it. Default 120 s.
     public var activityTimeout: Duration

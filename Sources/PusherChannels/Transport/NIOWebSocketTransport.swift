@@ -69,7 +69,8 @@ package struct NIOWebSocketTransport: PusherTransport {
                             upgraded.succeed()
                         }
                     }
-                    let requestHandler = UpgradeRequestHandler(url: target, upgraded: upgraded)
+                    let requestHandler = UpgradeRequestHandler(
+                        url: target, headers: configuration.headers, upgraded: upgraded)
                     let boundRequestHandler = NIOLoopBound(requestHandler, eventLoop: channel.eventLoop)
                     try pipeline.addHTTPClientHandlers(
                         leftOverBytesStrategy: .forwardBytes,

@@ -12,15 +12,19 @@ final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private let url: WebSocketURL
     private let upgraded: EventLoopPromise<Void>
+    /// The application's headers (``PusherClientOptions/headers``), after `Host`.
+    private let headers: [(name: String, value: String)]
 
-    init(url: WebSocketURL, upgraded: EventLoopPromise<Void>) {
+    init(url: WebSocketURL, headers: [(name: String, value: String)] = [], upgraded: EventLoopPromise<Void>) {
         self.url = url
+        self.headers = headers
         self.upgraded = upgraded
     }
 
     func channelActive(context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: self.url.hostHeader)
+        for header in self.headers { headers.add(name: header.name, value: header.value) }
         headers.add(name: "Content-Length", value: "0")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: self.url.target, headers: headers)
         context.write(self.wrapOutboundOut(.head(head)), promise: nil)

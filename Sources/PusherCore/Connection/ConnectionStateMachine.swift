@@ -211,7 +211,7 @@ package struct ConnectionStateMachine: Sendable {
 
     /// Closes (or, still in its handshake, drops) the active socket with a close timeout, or cancels
     /// the pending reconnect.
-    private mutating func tearDown(at now: Duration) -> [Action] {
+    mutating func tearDown(at now: Duration) -> [Action] {
         switch self.state {
         case .idle, .stopped:
             return []

@@ -105,4 +105,34 @@ struct PublicInMemoryTests {
             }
         }
     }
+
+    @Test("upgrade headers reach the server; switchEndpoint reconnects and the same sequence goes on")
+    func headersAndSwitchEndpoint() async throws {
+        try await FakePusherServer.withRunning { server in
+            var options = server.clientOptions()
+            options.headers = ["Origin": "https://app.example"]
+            options.headersProvider = { ["Authorization": "Bearer fresh"] }
+            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            try await withRunningClient(client) { client in
+                var events = client.events(on: "news").makeAsyncIterator()
+                await server.waitForSubscribers(of: "news")
+                let headers = await server.snapshot.connections.first?.requestHeaders
+                #expect(headers?["origin"] == "https://app.example")
+                #expect(headers?["authorization"] == "Bearer fresh")
+                // In memory every endpoint reaches this server: the switch is a new connection to it.
+                var elsewhere = server.clientOptions().endpoint
+                elsewhere.path = "/other"
+                try await client.switchEndpoint(to: elsewhere)
+                #expect(await client.currentEndpoint == elsewhere)
+                // The new connection (the second) has subscribed again.
+                await server.waitUntil {
+                    $0.connections.count == 2 && $0.connections[1].isOpen
+                        && $0.connections[1].subscriptions.contains("news")
+                }
+                #expect(await server.snapshot.connections.last?.requestURI.hasPrefix("/other/app/") == true)
+                await server.trigger(channel: "news", event: "flash", data: "after the switch")
+                #expect(try await events.next()?.data == "after the switch")
+            }
+        }
+    }
 }

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+
+extension ClientEngine {
+    /// Drop the connection and connect again at once (see ``ConnectionStateMachine/restart(at:)``);
+    /// subscriptions are kept and made again on the new connection.
+    package mutating func restart(at now: Duration) -> [Action] {
+        self.now = now
+        return self.apply(self.connection.restart(at: now))
+    }
+}

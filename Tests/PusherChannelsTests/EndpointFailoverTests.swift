@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import PusherChannels
+import PusherChannelsTesting
+import Testing
+
+/// `PusherClientOptions.fallbackEndpoints` and `PusherClient.switchEndpoint(to:fallbacks:)`, with two
+/// fake servers on loopback and the backoff in virtual time.
+@Suite("Endpoint failover", .timeLimit(.minutes(1)))
+struct EndpointFailoverTests {
+    /// Runs `body` with two servers and a running client whose endpoints are the first server, then
+    /// the second.
+    static func withTwoServers(
+        first configuration: FakePusherServer.Configuration = .init(),
+        _ body: (_ first: FakePusherServer, _ second: FakePusherServer, PusherClient, VirtualClock) async throws -> Void
+    ) async throws {
+        try await FakePusherServer.withRunning(configuration: configuration) { first in
+            try await FakePusherServer.withRunning { second in
+                var options = first.clientOptions()
+                options.fallbackEndpoints = [second.clientOptions().endpoint]
+                options.backoff.jitter = 0
+                let clock = VirtualClock()
+                let client = PusherClient(key: first.appKey, options: options, clock: clock)
+                try await withRunningClient(client) { client in
+                    try await body(first, second, client, clock)
+                }
+            }
+        }
+    }
+
+    @Test("a refused first endpoint: after the backoff the next attempt goes to the second, where events flow")
+    func refusedFirstMovesOn() async throws {
+        try await FakePusherServer.withRunning { first in
+            first.refuseConnections(true)
+            try await FakePusherServer.withRunning { second in
+                var options = first.clientOptions()
+                options.fallbackEndpoints = [second.clientOptions().endpoint]
+                options.backoff.jitter = 0
+                options.headers = ["Authorization": "Bearer never-logged"]
+                let clock = VirtualClock()
+                let records = LogRecords()
+                let client = PusherClient(
+                    key: first.appKey, options: options, clock: clock, logger: ClientLoggingTests.logger(records))
+                try await withRunningClient(client) { client in
+                    var states = client.connectionStates.makeAsyncIterator()
+                    let events = collecting(client.events(on: "news"), count: 1)
+                    guard
+                        case .reconnecting(1, .seconds(1), let cause)? = await states.collect(until: \.isReconnecting)
+                            .last
+                    else {
+                        Issue.record("the refused attempt did not back off")
+                        return
+                    }
+                    #expect(cause.code == .transportFailed)
+                    // The usual backoff, then the second endpoint.
+                    await clock.waitForDeadlines([.seconds(1)])
+                    clock.advance(by: .seconds(1))
+                    _ = await states.connectedSocketID()
+                    #expect(await client.currentEndpoint.port == second.port)
+                    await second.waitForSubscribers(of: "news")
+                    await second.trigger(channel: "news", event: "flash", data: "from-second")
+                    let received = try await events.value
+                    #expect(received.map(\.data) == ["from-second"])
+                    #expect(await first.snapshot.refusedConnections == 1)
+                    // The move is logged at notice with the endpoint; header values never are.
+                    let moved = records.all.filter { $0.level == .notice && $0.message == "trying the next endpoint" }
+                    #expect(moved.map { $0.metadata["pusher.port"] } == ["\(second.port)"])
+                    #expect(moved.first?.metadata["pusher.host"] == second.host)
+                    #expect(!records.all.contains { $0.rendered.contains("never-logged") })
+                    #expect(
+                        await second.snapshot.connections.first?.requestHeaders["authorization"]
+                            == "Bearer never-logged")
+                }
+            }
+        }
+    }
+
+    @Test("a first endpoint that never sends connection_established: handshake timeout, then the second")
+    func handshakeTimeoutMovesOn() async throws {
+        try await Self.withTwoServers(first: .init(sendsConnectionEstablished: false)) { first, second, client, clock in
+            var states = client.connectionStates.makeAsyncIterator()
+            await first.waitForConnections(count: 1)
+            await clock.waitForDeadlines([.seconds(10)])
+            clock.advance(by: .seconds(10))
+            guard case .reconnecting(1, .seconds(1), let cause)? = await states.collect(until: \.isReconnecting).last
+            else {
+                Issue.record("no handshake timeout")
+                return
+            }
+            #expect(cause.code == .handshakeTimeout)
+            await clock.waitForDeadlines([.seconds(11)])
+            clock.advance(by: .seconds(1))
+            _ = await states.connectedSocketID()
+            #expect(await second.snapshot.openConnections.count == 1)
+        }
+    }
+
+    @Test("a connection dropped after it was established reconnects to the same endpoint first")
+    func establishedDropStays() async throws {
+        try await Self.withTwoServers { first, second, client, clock in
+            var states = client.connectionStates.makeAsyncIterator()
+            _ = await states.connectedSocketID()
+            await first.drop()
+            _ = await states.collect { $0.isReconnecting }
+            await clock.waitForDeadlines([.seconds(1)])
+            clock.advance(by: .seconds(1))
+            _ = await states.connectedSocketID()
+            #expect(await first.snapshot.connections.count == 2)
+            #expect(await first.snapshot.openConnections.count == 1)
+            #expect(await second.snapshot.connections.isEmpty)
+            #expect(await client.currentEndpoint.port == first.port)
+        }
+    }
+
+    @Test("switchEndpoint moves the connection at once; the same sequence gets the new server's events")
+    func switchEndpointKeepsSubscriptions() async throws {
+        try await FakePusherServer.withRunning { first in
+            try await FakePusherServer.withRunning { second in
+                var options = first.clientOptions()
+                options.backoff.jitter = 0
+                let client = PusherClient(key: first.appKey, options: options, clock: VirtualClock())
+                try await withRunningClient(client) { client in
+                    var events = client.events(on: "news").makeAsyncIterator()
+                    await first.waitForSubscribers(of: "news")
+                    await first.trigger(channel: "news", event: "flash", data: "from-first")
+                    #expect(try await events.next()?.data == "from-first")
+                    try await client.switchEndpoint(to: second.clientOptions().endpoint)
+                    await second.waitForSubscribers(of: "news")
+                    await second.trigger(channel: "news", event: "flash", data: "from-second")
+                    #expect(try await events.next()?.data == "from-second")
+                    await first.waitUntil { $0.openConnections.isEmpty }
+                    #expect(await client.currentEndpoint.port == second.port)
+                }
+            }
+        }
+    }
+
+    @Test("switchEndpoint refuses an endpoint that cannot form a URL and keeps the connection")
+    func switchEndpointRefusesInvalid() async throws {
+        try await withHarness { harness in
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            _ = await states.connectedSocketID()
+            await #expect(throws: PusherError.self) {
+                try await harness.client.switchEndpoint(to: PusherEndpoint(host: "bad host", useTLS: false))
+            }
+            do throws(PusherError) {
+                try await harness.client.switchEndpoint(
+                    to: harness.server.clientOptions().endpoint, fallbacks: [PusherEndpoint(host: "x", port: 0)])
+                Issue.record("a fallback with port 0 was taken")
+            } catch {
+                #expect(error.code == .invalidConfiguration)
+            }
+            #expect(await harness.client.state.isConnected)
+            #expect(await harness.server.snapshot.connections.count == 1)
+        }
+    }
+}
