@@ -30,7 +30,7 @@ extension ClientEngine {
     /// The connection is lost: every subscription ends with it, and so do the rosters, keys and
     /// provided authorizations that belonged to them.
     mutating func subscriptionsLost(into actions: inout [Action]) {
-        self.subscriptions.disconnected(lastKnownAlive: self.connection.lastActivity)
+        self.subscriptions.disconnected(lastKnownAlive: self.lastFrameAt)
         self.rosters = [:]
         // Keys live only as long as their subscription.
         self.apply(self.decryption.removeAll(), into: &actions)

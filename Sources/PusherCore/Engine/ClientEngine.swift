@@ -111,6 +111,9 @@ package struct ClientEngine: Sendable {
     var isFinished = false
     /// The time of the latest input that carried one.
     var now: Duration = .zero
+    /// When the active connection last delivered a frame: its subscriptions were known alive then
+    /// (the ``MissedWindow`` of their resubscription starts here).
+    var lastFrameAt: Duration = .zero
     /// Channel events received so far (one increment each; drivers report the growth per batch).
     package internal(set) var channelEventsReceived = 0
 
