@@ -35,7 +35,8 @@ struct SubscriptionRetryTests {
     }
 
     static func retryTimers(_ client: PusherClient) async -> [Duration] {
-        await client.scheduledTimers.filter { $0.timer == .subscriptionRetry(ChannelName(unchecked: "private-chat")) }.map(\.deadline)
+        await client.scheduledTimers.filter { $0.timer == .subscriptionRetry(ChannelName(unchecked: "private-chat")) }
+            .map(\.deadline)
     }
 
     @Test("an authorizer that fails twice: the sequence keeps going, retried at 1 s then 3 s, and gets the event")
@@ -156,5 +157,26 @@ struct SubscriptionRetryTests {
 extension SubscriptionEvent {
     fileprivate func isFailure(_ code: PusherError.Code) -> Bool {
         if case .failed(_, let error) = self { error.code == code } else { false }
+    }
+}
+
+extension SubscriptionRetryTests {
+    @Test(
+        "a retry policy whose delays would loop is refused at connect: invalidConfiguration naming it",
+        arguments: [
+            ("subscriptionRetry.backoff.initialDelay", Backoff(initialDelay: .zero)),
+            ("subscriptionRetry.backoff.maximumDelay", Backoff(maximumDelay: .seconds(-1))),
+            ("subscriptionRetry.backoff", Backoff(jitter: .nan)),
+            ("subscriptionRetry.backoff.maximumAttempts", Backoff(maximumAttempts: -1)),
+        ])
+    func invalidPolicy(option: String, backoff: Backoff) async throws {
+        try await withInMemoryClient(options: { $0.subscriptionRetry = .backoff(backoff) }) { harness in
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            let first = await states.collect { $0 != .initialized }.last
+            let failure = try #require(first?.failure)
+            #expect(failure.code == .invalidConfiguration)
+            #expect(failure.message.contains("invalid option \(option) "), "\(failure.message)")
+            #expect(harness.transport.connections.isEmpty)
+        }
     }
 }
