@@ -12,9 +12,9 @@
 /// One timer model serves every deadline: the engine and its machines return
 /// ``Action/scheduleTimer(_:deadline:)`` and ``Action/cancelTimer(_:)`` with a typed ``TimerID``
 /// (handshake, activity, pong and close timeouts per ``Generation``, the reconnect delay, the
-/// client-event pacing, and the timeout of every authorizer and user-authenticator call), with
-/// deadlines on the clock of the `at:` inputs; the driver keeps them in one schedule and calls
-/// ``timerFired(_:at:random:)`` when one is due. A call that times out fails here as if the
+/// client-event pacing, the retry of a refused subscription, and the timeout of every authorizer
+/// and user-authenticator call), with deadlines on the clock of the `at:` inputs; the driver keeps
+/// them in one schedule and calls ``timerFired(_:at:random:)`` when one is due. A call that times out fails here as if the
 /// authorizer had thrown, and ``Action/cancelCall(_:reason:)`` tells the driver to cancel it; its
 /// late answer is ignored.
 package struct ClientEngine: Sendable {
