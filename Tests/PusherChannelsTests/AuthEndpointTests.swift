@@ -55,7 +55,8 @@ struct AuthEndpointTests {
                 #expect(first == .succeeded(channel: channel, isResubscription: false))
                 await server.close(code: 4200, reason: "reconnect")
                 let again = await signals.next()
-                #expect(again == .succeeded(channel: channel, isResubscription: true))
+                #expect(
+                    again == .succeeded(channel: channel, isResubscription: true, missedWindow: again?.missedWindow))
                 #expect(await server.snapshot.authRequests.last?.headers["authorization"] == "Bearer token-2")
                 await server.trigger(channel: channel, event: "updated", data: "{}")
                 let received = try await events

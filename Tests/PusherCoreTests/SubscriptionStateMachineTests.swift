@@ -21,7 +21,9 @@ struct SubscriptionStateMachineTests {
         _ = machine.connected(socketID: "1.1")
         #expect(machine.consumerAdded(self.prices) == .subscribe(self.prices, auth: nil, channelData: nil))
         #expect(machine.consumerAdded(self.prices) == nil)
-        #expect(machine.subscriptionSucceeded("prices") == .succeeded("prices", isResubscription: false))
+        #expect(
+            machine.subscriptionSucceeded("prices", at: .zero)
+                == .succeeded("prices", isResubscription: false, missedWindow: nil))
         #expect(machine.consumerRemoved("prices") == nil)
         #expect(machine.consumerRemoved("prices") == .unsubscribe("prices"))
         #expect(machine.consumerRemoved("prices") == nil)
@@ -34,7 +36,9 @@ struct SubscriptionStateMachineTests {
         #expect(machine.consumerAdded(self.prices) == .subscribe(self.prices, auth: nil, channelData: nil))
         #expect(machine.consumerRemoved("prices") == nil)
         #expect(machine.consumerAdded(self.prices) == nil)
-        #expect(machine.subscriptionSucceeded("prices") == .succeeded("prices", isResubscription: false))
+        #expect(
+            machine.subscriptionSucceeded("prices", at: .zero)
+                == .succeeded("prices", isResubscription: false, missedWindow: nil))
         #expect(machine.isSubscribed("prices"))
     }
 
@@ -44,7 +48,7 @@ struct SubscriptionStateMachineTests {
         _ = machine.connected(socketID: "1.1")
         _ = machine.consumerAdded(self.prices)
         #expect(machine.consumerRemoved("prices") == nil)
-        #expect(machine.subscriptionSucceeded("prices") == .unsubscribe("prices"))
+        #expect(machine.subscriptionSucceeded("prices", at: .zero) == .unsubscribe("prices"))
         #expect(machine.channelNames.isEmpty)
     }
 
@@ -61,12 +65,15 @@ struct SubscriptionStateMachineTests {
         var machine = SubscriptionStateMachine()
         _ = machine.connected(socketID: "1.1")
         _ = machine.consumerAdded(self.prices)
-        _ = machine.subscriptionSucceeded("prices")
-        machine.disconnected()
+        _ = machine.subscriptionSucceeded("prices", at: .seconds(1))
+        machine.disconnected(lastKnownAlive: .seconds(40))
         #expect(!machine.isSubscribed("prices"))
         #expect(machine.connected(socketID: "1.1") == [.subscribe(self.prices, auth: nil, channelData: nil)])
-        #expect(machine.subscriptionSucceeded("prices") == .succeeded("prices", isResubscription: true))
-        #expect(machine.subscriptionSucceeded("prices") == nil)
+        let window = MissedWindow(lastKnownSubscribed: .seconds(40), subscribedAgain: .seconds(52))
+        #expect(
+            machine.subscriptionSucceeded("prices", at: .seconds(52))
+                == .succeeded("prices", isResubscription: true, missedWindow: window))
+        #expect(machine.subscriptionSucceeded("prices", at: .seconds(53)) == nil)
     }
 
     @Test("a refused subscription fails its consumers and can be retried")
@@ -76,7 +83,9 @@ struct SubscriptionStateMachineTests {
         _ = machine.consumerAdded(self.prices)
         let error = PusherError(.subscriptionFailed, "no", channel: "prices")
         #expect(
-            machine.subscriptionFailed("prices", error: error) == [.unsubscribe("prices"), .failed("prices", error)])
+            machine.subscriptionFailed("prices", error: error, at: .zero) == [
+                .unsubscribe("prices"), .failed("prices", error),
+            ])
         #expect(machine.consumerAdded(self.prices) == .subscribe(self.prices, auth: nil, channelData: nil))
     }
 
@@ -90,7 +99,9 @@ struct SubscriptionStateMachineTests {
         #expect(
             machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:s", channelData: nil)
                 == .subscribe(self.chat, auth: "k:s", channelData: nil))
-        #expect(machine.subscriptionSucceeded("private-chat") == .succeeded("private-chat", isResubscription: false))
+        #expect(
+            machine.subscriptionSucceeded("private-chat", at: .zero)
+                == .succeeded("private-chat", isResubscription: false, missedWindow: nil))
     }
 
     @Test("every resubscription is authorized afresh for the new socket id")
@@ -99,8 +110,8 @@ struct SubscriptionStateMachineTests {
         _ = machine.connected(socketID: "1.1")
         _ = machine.consumerAdded(self.chat)
         _ = machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:old", channelData: nil)
-        _ = machine.subscriptionSucceeded("private-chat")
-        machine.disconnected()
+        _ = machine.subscriptionSucceeded("private-chat", at: .zero)
+        machine.disconnected(lastKnownAlive: .zero)
         #expect(machine.connected(socketID: "2.2") == [.authorize(self.chat, socketID: "2.2")])
     }
 
@@ -109,14 +120,14 @@ struct SubscriptionStateMachineTests {
         var machine = SubscriptionStateMachine()
         _ = machine.connected(socketID: "1.1")
         #expect(machine.consumerAdded(self.chat) == .authorize(self.chat, socketID: "1.1"))
-        machine.disconnected()
+        machine.disconnected(lastKnownAlive: .zero)
         #expect(machine.connected(socketID: "2.2") == [.authorize(self.chat, socketID: "2.2")])
         #expect(
             machine.authorizationSucceeded("private-chat", socketID: "1.1", authorization: "k:old", channelData: nil)
                 == nil)
         #expect(
             machine.authorizationFailed(
-                "private-chat", socketID: "1.1", error: PusherError(.authorizationFailed, "late")) == nil)
+                "private-chat", socketID: "1.1", error: PusherError(.authorizationFailed, "late"), at: .zero) == nil)
         #expect(
             machine.authorizationSucceeded("private-chat", socketID: "2.2", authorization: "k:new", channelData: nil)
                 == .subscribe(self.chat, auth: "k:new", channelData: nil))
@@ -148,7 +159,8 @@ struct SubscriptionStateMachineTests {
         _ = machine.consumerAdded(self.chat)
         let error = PusherError(.authorizationFailed, "401", channel: "private-chat")
         #expect(
-            machine.authorizationFailed("private-chat", socketID: "1.1", error: error) == .failed("private-chat", error)
+            machine.authorizationFailed("private-chat", socketID: "1.1", error: error, at: .zero)
+                == .failed("private-chat", error)
         )
         #expect(machine.consumerAdded(self.chat) == .authorize(self.chat, socketID: "1.1"))
     }

@@ -24,6 +24,12 @@ extension ChannelAuthorizer {
     ///     give it `redirectConfiguration: .disallow` to keep your headers from other origins.
     ///   - headersProvider: Called before every request, for values that change (tokens that
     ///     expire); its headers override `headers`.
+    ///   - parametersProvider: Called before every request (pusher-js's `paramsProvider`), for form
+    ///     fields that change; its fields override `parameters`.
+    ///
+    /// `socket_id` and `channel_name` are the client's: a parameter of either name (static or
+    /// provided) fails the subscription with `invalidConfiguration`, and no request is sent. A
+    /// provider that throws fails the subscription with `authorizationFailed` like a failed request.
     ///
     /// A status other than 2xx (a redirect included: none is followed), a network error, an answer
     /// larger than 64 KiB, an answer that is not JSON or has no `auth` fail the subscription with
@@ -41,7 +47,8 @@ extension ChannelAuthorizer {
         headers: [String: String] = [:],
         parameters: [String: String] = [:],
         httpClient: HTTPClient? = nil,
-        headersProvider: (@Sendable () async throws -> [String: String])? = nil
+        headersProvider: (@Sendable () async throws -> [String: String])? = nil,
+        parametersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> ChannelAuthorizer {
         .requestBuilder(httpClient: httpClient) { socketID, channel in
             try await FormEncoding.post(
@@ -49,14 +56,16 @@ extension ChannelAuthorizer {
                 fields: [("socket_id", socketID), ("channel_name", channel)],
                 parameters: parameters,
                 headers: headers,
-                headersProvider: headersProvider
+                headersProvider: headersProvider,
+                parametersProvider: parametersProvider,
+                channel: channel
             )
         }
     }
 
     /// Authorizes with an AsyncHTTPClient request you build for each subscription (another method,
     /// a JSON body); the answer is read as for
-    /// ``endpoint(_:headers:parameters:httpClient:headersProvider:)``, and the request gets the same
+    /// ``endpoint(_:headers:parameters:httpClient:headersProvider:parametersProvider:)``, and the request gets the same
     /// trace context headers, no redirect followed (with the default client) and, unless you set
     /// its `tlsConfiguration`, the client's TLS configuration.
     ///

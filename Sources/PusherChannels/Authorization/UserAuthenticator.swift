@@ -67,7 +67,7 @@ public struct UserAuthenticator: Sendable {
 
     /// Authenticates through your user-auth endpoint: a form-encoded POST of `socket_id` only (plus
     /// `parameters`), answered with JSON `{"auth", "user_data"}`. Requests are sent and answers
-    /// read as for ``ChannelAuthorizer/endpoint(_:headers:parameters:httpClient:headersProvider:)``
+    /// read as for ``ChannelAuthorizer/endpoint(_:headers:parameters:httpClient:headersProvider:parametersProvider:)``
     /// (no redirect followed with the default client, answers of at most 64 KiB, the client's TLS
     /// trust, the trace context in the headers); failures are `signInFailed` errors carrying the
     /// HTTP status and body.
@@ -79,12 +79,16 @@ public struct UserAuthenticator: Sendable {
     ///   - httpClient: The AsyncHTTPClient client that sends the requests; `nil` (the default)
     ///     uses the package's shared client, which follows no redirect.
     ///   - headersProvider: Called before every request; its headers override `headers`.
+    ///   - parametersProvider: Called before every request; its fields override `parameters`.
+    ///     A parameter named `socket_id` (static or provided) fails the sign-in with
+    ///     `invalidConfiguration`, and no request is sent.
     public static func endpoint(
         _ url: URL,
         headers: [String: String] = [:],
         parameters: [String: String] = [:],
         httpClient: HTTPClient? = nil,
-        headersProvider: (@Sendable () async throws -> [String: String])? = nil
+        headersProvider: (@Sendable () async throws -> [String: String])? = nil,
+        parametersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> UserAuthenticator {
         UserAuthenticator(usingTLS: { socketID, tlsConfiguration in
             let request = try await FormEncoding.post(
@@ -92,7 +96,8 @@ public struct UserAuthenticator: Sendable {
                 fields: [("socket_id", socketID)],
                 parameters: parameters,
                 headers: headers,
-                headersProvider: headersProvider
+                headersProvider: headersProvider,
+                parametersProvider: parametersProvider
             )
             let answer = try await AuthEndpointClient.send(
                 request, client: httpClient, tlsConfiguration: tlsConfiguration, code: .signInFailed,

@@ -54,7 +54,7 @@ extension PusherClient {
         if isKeyReload {
             self.perform(self.engine.keyReloaded(channel: name, socketID: socketID, result: result, at: now))
         } else {
-            self.perform(self.engine.authorized(channel: name, socketID: socketID, result: result))
+            self.perform(self.engine.authorized(channel: name, socketID: socketID, result: result, at: now))
         }
     }
 

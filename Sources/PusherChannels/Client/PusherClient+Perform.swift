@@ -107,7 +107,7 @@ extension PusherClient {
             case .notifySubscription(let event):
                 subscriptionsChanged = true
                 switch event {
-                case .succeeded(let channel, let isResubscription):
+                case .succeeded(let channel, let isResubscription, _):
                     self.log(
                         .debug, "subscribed",
                         ["pusher.channel": "\(channel)", "pusher.resubscription": "\(isResubscription)"])

@@ -26,14 +26,15 @@ extension PusherClient {
     ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
     ///   - waitsForConfirmation: With true (the default), `body` runs only once the server has
     ///     confirmed the subscription (`pusher_internal:subscription_succeeded`); until then this
-    ///     waits, connecting and reconnecting as ``run()`` does, for as long as the task is not
+    ///     waits, connecting and reconnecting as ``run()`` does (and, under
+    ///     ``PusherClientOptions/subscriptionRetry``, retrying refusals), for as long as the task is not
     ///     cancelled. With false, `body` runs at once. The confirmation comes over the connection:
     ///     called from a loop whose consumer is over its limits (``BufferingPolicy/WhenFull/pauseReading``),
     ///     it waits until that consumer catches up, which it cannot do while its loop waits here.
     ///   - isolation: The actor `body` runs on; the caller's by default.
     ///   - body: Runs with the subscription; its result is returned.
     /// - Throws: ``PusherError`` when the channel name is invalid, the kind needs what the client
-    ///   lacks, the subscription fails or the client stops before confirming (only while waiting
+    ///   lacks, the subscription fails for good (a refusal that is not retried) or the client stops before confirming (only while waiting
     ///   for the confirmation); `CancellationError` when the task is cancelled while waiting;
     ///   otherwise what `body` throws.
     @discardableResult
@@ -65,6 +66,8 @@ extension PusherClient {
                 case .succeeded?:
                     continue
                 case .failed(_, let error)?:
+                    // Under a retry policy the consumer stays and the wait goes on.
+                    if await self.isKept(ticket) { continue }
                     throw error
                 case nil:
                     try Task.checkCancellation()
@@ -108,6 +111,14 @@ extension PusherClient {
     ///
     /// - Throws: ``PusherError`` when the consumer was refused (an invalid name, a missing
     ///   authorizer) or the client has stopped.
+    /// Whether the consumer of `ticket` is still registered: after a refusal, it is only when the
+    /// channel will be subscribed again (``PusherClientOptions/subscriptionRetry``); a refusal for
+    /// good finishes it before the failure is reported.
+    private func isKept(_ ticket: ConsumerTicket) -> Bool {
+        guard case .registered(let id) = ticket.current else { return false }
+        return self.eventConsumers[id] != nil
+    }
+
     private func isConfirmed(_ channel: String, ticket: ConsumerTicket) throws(PusherError) -> Bool {
         self.registerPendingConsumers()
         switch ticket.current {

@@ -143,7 +143,9 @@ public actor PusherClient: Service {
                 authorizationTimeout: options.authorizationTimeout,
                 open: { message, key in EncryptedPayload.open(message, key: key) },
                 key: { secret in EncryptedPayload.key(fromSharedSecret: secret) },
-                localAuthorization: options.authorizer?.local
+                localAuthorization: options.authorizer?.local,
+                subscriptionRetry: options.subscriptionRetry,
+                randomSeed: .random(in: 0...UInt64.max)
             )
         )
         (self.commandStream, self.commands) = AsyncStream.makeStream()

@@ -35,6 +35,7 @@ extension PusherClientOptions {
         if let attempts = self.backoff.maximumAttempts, attempts < 0 {
             throw Self.invalid("backoff.maximumAttempts", "\(attempts)", "it must be 0 or more, or nil")
         }
+        if let retry = self.subscriptionRetry.backoff { try Self.validate(retry, named: "subscriptionRetry.backoff") }
         let counts: [(String, Int, ClosedRange<Int>)] = [
             // NIO's frame decoder takes a 32-bit limit.
             ("maximumMessageSize", self.maximumMessageSize, 1...Int(UInt32.max)),
@@ -49,6 +50,20 @@ extension PusherClientOptions {
             throw Self.invalid(name, "\(value)", "it must be \(bound)")
         }
         try UpgradeHeaders.check(self.headers)
+    }
+
+    /// The delays of a retry policy: a zero delay would retry a refusal in a tight loop.
+    private static func validate(_ backoff: Backoff, named name: String) throws(PusherError) {
+        for (field, duration) in [("initialDelay", backoff.initialDelay), ("maximumDelay", backoff.maximumDelay)]
+        where duration <= .zero || duration > Self.maximumDuration {
+            throw Self.invalid("\(name).\(field)", "\(duration)", "it must be more than zero and at most 365 days")
+        }
+        if backoff.multiplier.isNaN || backoff.jitter.isNaN {
+            throw Self.invalid("\(name)", "NaN", "its multiplier and jitter must be numbers")
+        }
+        if let attempts = backoff.maximumAttempts, attempts < 0 {
+            throw Self.invalid("\(name).maximumAttempts", "\(attempts)", "it must be 0 or more, or nil")
+        }
     }
 
     private static func invalid(_ option: String, _ value: String, _ rule: String) -> PusherError {

@@ -95,6 +95,11 @@ public struct PusherClientOptions: Sendable {
     /// Metrics through swift-metrics: none until the application bootstraps a backend. Per-channel
     /// labels are off by default.
     public var metrics: Metrics
+    /// What a subscription refused by the authorizer or the server does: end its channel's
+    /// sequences with the error (``SubscriptionRetry/never``, the default), or subscribe again
+    /// after a backoff while the sequences keep going (``SubscriptionRetry/backoff(_:)``). One
+    /// policy for the client: the consumers of a channel share its one server subscription.
+    public var subscriptionRetry: SubscriptionRetry
 
     /// Options for Pusher's hosted service in `cluster` (`ws-{cluster}.pusher.com`).
     public init(cluster: String = "mt1") {
@@ -129,6 +134,7 @@ public struct PusherClientOptions: Sendable {
         self.keyReloadInterval = ClientDefaults.keyReloadInterval
         self.outboundBufferLimit = ClientDefaults.outboundBufferLimit
         self.authorizationTimeout = ClientDefaults.authorizationTimeout
+        self.subscriptionRetry = .never
     }
 
     var stateMachineConfiguration: ConnectionStateMachine.Configuration {

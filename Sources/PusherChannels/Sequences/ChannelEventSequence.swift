@@ -14,7 +14,8 @@ import PusherCore
 /// and each has its own buffer (see ``BufferingPolicy``).
 ///
 /// The sequence finishes when the client stops, and throws ``PusherError`` when the channel name
-/// is invalid, the channel cannot be subscribed, or the consumer fell too far behind.
+/// is invalid, the channel cannot be subscribed (unless ``PusherClientOptions/subscriptionRetry``
+/// subscribes it again: then the sequence waits), or the consumer fell too far behind.
 public struct ChannelEventSequence: AsyncSequence, Sendable {
     public typealias Element = ChannelEvent
     public typealias Failure = PusherError

@@ -16,7 +16,7 @@ extension ConnectionStateMachine {
         case .reconnect(let generation):
             guard case .waiting(let attempt) = self.state, attempt.generation == generation else { return [] }
             return self.open(attempt, at: now)
-        case .clientEvents, .authorization, .keyReload, .userAuthentication:
+        case .clientEvents, .authorization, .keyReload, .userAuthentication, .subscriptionRetry:
             return []
         }
     }

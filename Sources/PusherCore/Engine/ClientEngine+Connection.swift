@@ -39,7 +39,7 @@ extension ClientEngine {
     package mutating func runEnded(at now: Duration) -> [Action] {
         var actions: [Action] = []
         // The socket is gone with the run (a cancelled run never hears it close).
-        self.subscriptions.disconnected()
+        self.subscriptions.disconnected(lastKnownAlive: now)
         for action in self.connection.shutdown(at: now) {
             if case .publishState = action { actions.append(contentsOf: self.apply([action])) }
         }

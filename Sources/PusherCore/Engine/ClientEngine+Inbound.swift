@@ -19,7 +19,10 @@ extension ClientEngine {
         let isActive = generation == self.connection.activeGeneration
         guard isActive || self.connection.isLive(generation), !self.connection.isDropping(generation) else { return }
         self.now = now
-        if isActive { self.connection.messageReceived(at: now) }
+        if isActive {
+            self.connection.messageReceived(at: now)
+            self.lastFrameAt = now
+        }
         var route: Route?
         for inbound in messages {
             let message: PusherMessage

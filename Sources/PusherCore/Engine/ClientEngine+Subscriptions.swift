@@ -30,7 +30,7 @@ extension ClientEngine {
     /// The connection is lost: every subscription ends with it, and so do the rosters, keys and
     /// provided authorizations that belonged to them.
     mutating func subscriptionsLost(into actions: inout [Action]) {
-        self.subscriptions.disconnected()
+        self.subscriptions.disconnected(lastKnownAlive: self.lastFrameAt)
         self.rosters = [:]
         // Keys live only as long as their subscription.
         self.apply(self.decryption.removeAll(), into: &actions)
@@ -57,7 +57,8 @@ extension ClientEngine {
                 channel: channel.rawValue
             )
             self.apply(
-                self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), into: &actions)
+                self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error, at: self.now),
+                into: &actions)
             return
         }
         // Signed in process: no call, no timer, no task (30,000 channels cost no more than public ones).
@@ -70,11 +71,14 @@ extension ClientEngine {
     }
 
     /// The authorizer answered ``Action/authorize(channel:socketID:)`` for `channel` on `socketID`
-    /// (late answers for an older socket, a channel that is gone, or a call that timed out are
-    /// ignored).
+    /// at `now` (late answers for an older socket, a channel that is gone, or a call that timed out
+    /// are ignored). `now` dates the retry of a refusal (``SubscriptionRetry``); nil takes the time
+    /// of the latest input.
     package mutating func authorized(
-        channel: ChannelName, socketID: String, result: Result<ChannelAuthorization, PusherError>
+        channel: ChannelName, socketID: String, result: Result<ChannelAuthorization, PusherError>,
+        at now: Duration? = nil
     ) -> [Action] {
+        if let now { self.now = now }
         var actions: [Action] = []
         guard self.callAnswered(.authorization(channel: channel, socketID: socketID), into: &actions) else { return [] }
         self.authorized(channel: channel, socketID: socketID, result: result, into: &actions)
@@ -94,7 +98,8 @@ extension ClientEngine {
         case .failure(var error):
             error.channel = error.channel ?? channel.rawValue
             self.apply(
-                self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), into: &actions)
+                self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error, at: self.now),
+                into: &actions)
             return
         }
         let kind = channel.kind
@@ -103,7 +108,8 @@ extension ClientEngine {
                 .authorizationFailed, "the authorization of a presence channel has no channel_data",
                 channel: channel.rawValue)
             self.apply(
-                self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), into: &actions)
+                self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error, at: self.now),
+                into: &actions)
             return
         }
         var key: [UInt8]?
@@ -117,7 +123,8 @@ extension ClientEngine {
                     .authorizationFailed, "the authorization of an encrypted channel \(problem)",
                     channel: channel.rawValue)
                 self.apply(
-                    self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error), into: &actions)
+                    self.subscriptions.authorizationFailed(channel, socketID: socketID, error: error, at: self.now),
+                    into: &actions)
                 return
             }
         }
@@ -140,7 +147,7 @@ extension ClientEngine {
     mutating func handleSubscriptionSucceeded(_ message: PusherMessage, into actions: inout [Action]) {
         guard let name = message.channel else { return }
         let channel = ChannelName(unchecked: name)
-        let action = self.subscriptions.subscriptionSucceeded(channel)
+        let action = self.subscriptions.subscriptionSucceeded(channel, at: self.now)
         if case .succeeded = action, channel.kind == .presence {
             self.resetRoster(of: channel, from: message, into: &actions)
         }
@@ -153,7 +160,7 @@ extension ClientEngine {
         var error = Self.serverError(from: message)
         error.code = .subscriptionFailed
         error.channel = name
-        for action in self.subscriptions.subscriptionFailed(ChannelName(unchecked: name), error: error) {
+        for action in self.subscriptions.subscriptionFailed(ChannelName(unchecked: name), error: error, at: self.now) {
             self.apply(action, into: &actions)
         }
     }
@@ -183,7 +190,7 @@ extension ClientEngine {
             failure.code = .subscriptionFailed
             failure.channel = channel.rawValue
             matched = true
-            for action in self.subscriptions.subscriptionFailed(channel, error: failure) {
+            for action in self.subscriptions.subscriptionFailed(channel, error: failure, at: self.now) {
                 self.apply(action, into: &actions)
             }
         }
@@ -229,10 +236,22 @@ extension ClientEngine {
             self.apply(self.decryption.removed(channel), into: &actions)
             self.rosters[channel] = nil
             self.sendOnReadyConnection(OutboundMessage.unsubscribe(channel: channel.rawValue), into: &actions)
-        case .succeeded(let channel, let isResubscription):
+        case .succeeded(let channel, let isResubscription, let missedWindow):
             self.releaseClientEvents(of: channel, into: &actions)
             actions.append(
-                .notifySubscription(.succeeded(channel: channel.rawValue, isResubscription: isResubscription)))
+                .notifySubscription(
+                    .succeeded(
+                        channel: channel.rawValue, isResubscription: isResubscription, missedWindow: missedWindow)))
+        case .retry(let channel, let error, let delay):
+            // The consumers stay; everything that lived with the subscription goes.
+            self.rosters[channel] = nil
+            self.apply(self.decryption.removed(channel), into: &actions)
+            actions.append(.notifySubscription(.failed(channel: channel.rawValue, error: error)))
+            self.dropClientEvents(of: channel, reason: "the subscription failed", into: &actions)
+            actions.append(.report(error))
+            actions.append(.scheduleTimer(.subscriptionRetry(channel), deadline: self.now + delay))
+        case .cancelRetry(let channel):
+            actions.append(.cancelTimer(.subscriptionRetry(channel)))
         case .failed(let channel, let error):
             for id in self.consumers.removeChannel(channel.rawValue) {
                 actions.append(.finishConsumer(id, error: error))

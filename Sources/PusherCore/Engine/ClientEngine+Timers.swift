@@ -14,6 +14,8 @@ extension ClientEngine {
             return self.apply(self.connection.timerFired(timer, at: now, random: random))
         case .clientEvents:
             self.clientEventTimerFired(at: now, into: &actions)
+        case .subscriptionRetry(let channel):
+            self.apply(self.subscriptions.retryDue(channel), into: &actions)
         case .authorization(let channel, let socketID):
             guard self.outstandingCalls.remove(timer) != nil else { return [] }
             let error = PusherError(

@@ -12,9 +12,9 @@
 /// One timer model serves every deadline: the engine and its machines return
 /// ``Action/scheduleTimer(_:deadline:)`` and ``Action/cancelTimer(_:)`` with a typed ``TimerID``
 /// (handshake, activity, pong and close timeouts per ``Generation``, the reconnect delay, the
-/// client-event pacing, and the timeout of every authorizer and user-authenticator call), with
-/// deadlines on the clock of the `at:` inputs; the driver keeps them in one schedule and calls
-/// ``timerFired(_:at:random:)`` when one is due. A call that times out fails here as if the
+/// client-event pacing, the retry of a refused subscription, and the timeout of every authorizer
+/// and user-authenticator call), with deadlines on the clock of the `at:` inputs; the driver keeps
+/// them in one schedule and calls ``timerFired(_:at:random:)`` when one is due. A call that times out fails here as if the
 /// authorizer had thrown, and ``Action/cancelCall(_:reason:)`` tells the driver to cancel it; its
 /// late answer is ignored.
 package struct ClientEngine: Sendable {
@@ -50,6 +50,10 @@ package struct ClientEngine: Sendable {
         /// then goes to the authorizer.
         package var localAuthorization:
             (@Sendable (_ socketID: String, _ channel: String) -> Result<ChannelAuthorization, PusherError>?)?
+        /// What a refused subscription leads to.
+        package var subscriptionRetry: SubscriptionRetry
+        /// Seeds the jitter of subscription retries (the driver passes a random one).
+        package var randomSeed: UInt64
 
         /// The defaults are ``ClientDefaults``'.
         package init(
@@ -66,7 +70,9 @@ package struct ClientEngine: Sendable {
             authorizationTimeout: Duration = ClientDefaults.authorizationTimeout,
             open: @escaping @Sendable (PusherMessage, [UInt8]) -> DecryptionStateMachine.Opened = { _, _ in .wrongKey },
             key: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
-            localAuthorization: (@Sendable (String, String) -> Result<ChannelAuthorization, PusherError>?)? = nil
+            localAuthorization: (@Sendable (String, String) -> Result<ChannelAuthorization, PusherError>?)? = nil,
+            subscriptionRetry: SubscriptionRetry = .never,
+            randomSeed: UInt64 = 0
         ) {
             self.connection = connection
             self.hasAuthorizer = hasAuthorizer
@@ -82,12 +88,14 @@ package struct ClientEngine: Sendable {
             self.open = open
             self.key = key
             self.localAuthorization = localAuthorization
+            self.subscriptionRetry = subscriptionRetry
+            self.randomSeed = randomSeed
         }
     }
 
     package let configuration: Configuration
     var connection: ConnectionStateMachine
-    var subscriptions = SubscriptionStateMachine()
+    var subscriptions: SubscriptionStateMachine
     var decryption: DecryptionStateMachine
     var signInMachine = SignInStateMachine()
     var consumers = ConsumerTable()
@@ -103,12 +111,17 @@ package struct ClientEngine: Sendable {
     var isFinished = false
     /// The time of the latest input that carried one.
     var now: Duration = .zero
+    /// When the active connection last delivered a frame: its subscriptions were known alive then
+    /// (the ``MissedWindow`` of their resubscription starts here).
+    var lastFrameAt: Duration = .zero
     /// Channel events received so far (one increment each; drivers report the growth per batch).
     package internal(set) var channelEventsReceived = 0
 
     package init(configuration: Configuration) {
         self.configuration = configuration
         self.connection = ConnectionStateMachine(configuration: configuration.connection)
+        self.subscriptions = SubscriptionStateMachine(
+            retry: configuration.subscriptionRetry, seed: configuration.randomSeed)
         self.decryption = DecryptionStateMachine(
             maximumHeld: configuration.maximumHeldEncryptedEvents,
             maximumHeldBytes: configuration.maximumHeldEncryptedBytes,
@@ -138,6 +151,11 @@ package struct ClientEngine: Sendable {
     /// Whether the server has confirmed `channel` on the current connection.
     package func isSubscribed(_ channel: String) -> Bool {
         self.subscriptions.isSubscribed(ChannelName(unchecked: channel))
+    }
+
+    /// Whether `channel` was refused and waits to be subscribed again (``SubscriptionRetry``).
+    package func isWaitingToRetry(_ channel: String) -> Bool {
+        self.subscriptions.isWaitingToRetry(ChannelName(unchecked: channel))
     }
 
     /// How many consumers iterate events (or presence changes) of `channel`.

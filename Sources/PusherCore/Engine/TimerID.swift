@@ -24,6 +24,8 @@ package enum TimerID: Hashable, Sendable, CustomStringConvertible {
     case keyReload(channel: ChannelName, socketID: String)
     /// The user authenticator must answer for a socket by then.
     case userAuthentication(socketID: String)
+    /// Subscribe a refused channel again (``SubscriptionRetry``).
+    case subscriptionRetry(ChannelName)
 
     package var description: String {
         switch self {
@@ -36,6 +38,7 @@ package enum TimerID: Hashable, Sendable, CustomStringConvertible {
         case .authorization(let channel, let socketID): "authorization(\(channel), \(socketID))"
         case .keyReload(let channel, let socketID): "keyReload(\(channel), \(socketID))"
         case .userAuthentication(let socketID): "userAuthentication(\(socketID))"
+        case .subscriptionRetry(let channel): "subscriptionRetry(\(channel))"
         }
     }
 }

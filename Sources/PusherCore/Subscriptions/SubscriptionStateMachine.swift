@@ -8,7 +8,11 @@
 /// confirms) and a new consumer arriving in that window simply takes it back, so fast
 /// subscribe → unsubscribe → subscribe settles on one live server subscription. After a
 /// reconnect every channel with consumers is subscribed again and its success is flagged as a
-/// resubscription.
+/// resubscription, with the window it may have missed events in (``MissedWindow``).
+///
+/// A refusal (by the authorizer or the server) ends the channel's consumers, or, with a
+/// ``SubscriptionRetry`` policy, keeps them and subscribes again after a delay (see
+/// `SubscriptionStateMachine+Retry.swift`).
 ///
 /// Channels that need authorization are authorized afresh for every socket id: the request carries
 /// the socket id, and a result for any other socket id is discarded (a new request is already under
@@ -26,12 +30,19 @@ package struct SubscriptionStateMachine: Sendable {
         case subscribe(ChannelName, auth: String?, channelData: String?)
         case unsubscribe(ChannelName)
         /// The server confirmed a subscription. `isResubscription` is true when the channel had been
-        /// subscribed before on an earlier connection (events may have been missed in between).
-        case succeeded(ChannelName, isResubscription: Bool)
+        /// subscribed before on an earlier connection (events may have been missed in between);
+        /// then `missedWindow` says when.
+        case succeeded(ChannelName, isResubscription: Bool, missedWindow: MissedWindow?)
+        /// The subscription failed for good: its consumers end with the error.
         case failed(ChannelName, PusherError)
+        /// The subscription failed and is retried: report the failure, keep the consumers, and call
+        /// ``SubscriptionStateMachine/retryDue(_:)`` after `delay`.
+        case retry(ChannelName, PusherError, delay: Duration)
+        /// Every consumer left a channel waiting for its retry: the retry must not happen.
+        case cancelRetry(ChannelName)
     }
 
-    private enum ServerState: Sendable, Hashable {
+    enum ServerState: Sendable, Hashable {
         /// Nothing sent on the current connection (or no connection).
         case pending
         /// Waiting for the authorizer's answer for this socket id.
@@ -40,19 +51,33 @@ package struct SubscriptionStateMachine: Sendable {
         /// Subscribe sent, then every consumer left: unsubscribe once the server confirms.
         case cancelling
         case subscribed
+        /// Refused; subscribed again when the retry is due (``SubscriptionRetry``).
+        case waitingToRetry
     }
 
-    private struct Entry: Sendable {
+    struct Entry: Sendable {
         var consumers: Int
         var server: ServerState
         var hasBeenSubscribed: Bool
+        /// Refusals since the last confirmation (retries in a row).
+        var failures = 0
+        /// When the client last knew the channel subscribed, once it stopped being so.
+        var lastKnownSubscribed: Duration?
     }
 
-    private var entries: [ChannelName: Entry] = [:]
+    var entries: [ChannelName: Entry] = [:]
     /// The socket id of the ready connection.
-    private var socketID: String?
+    var socketID: String?
+    /// What a refusal leads to.
+    let retry: SubscriptionRetry
+    /// The jitter of retry delays.
+    var jitter: JitterSource
 
-    package init() {}
+    /// A machine whose refusals follow `retry`, with retry delays jittered from `seed`.
+    package init(retry: SubscriptionRetry = .never, seed: UInt64 = 0) {
+        self.retry = retry
+        self.jitter = JitterSource(seed: seed)
+    }
 
     /// Channels with at least one consumer.
     package var channelNames: [ChannelName] {
@@ -74,7 +99,7 @@ package struct SubscriptionStateMachine: Sendable {
     }
 
     /// What to do to start subscribing `channel` on the current connection.
-    private mutating func start(_ channel: ChannelName) -> Action? {
+    mutating func start(_ channel: ChannelName) -> Action? {
         guard let socketID, var entry = self.entries[channel] else { return nil }
         if channel.requiresAuthorization {
             entry.server = .authorizing(socketID: socketID)
@@ -124,6 +149,9 @@ package struct SubscriptionStateMachine: Sendable {
         case .subscribed:
             self.entries[channel] = nil
             return .unsubscribe(channel)
+        case .waitingToRetry:
+            self.entries[channel] = nil
+            return .cancelRetry(channel)
         }
     }
 
@@ -137,20 +165,25 @@ package struct SubscriptionStateMachine: Sendable {
                 self.entries[channel] = nil
                 continue
             }
+            // A refused channel waits for its retry, whatever the connection.
+            guard entry.server != .waitingToRetry else { continue }
             if let action = self.start(channel) { actions.append(action) }
         }
         return actions
     }
 
-    /// The connection is gone: every subscription must be made again on the next one.
-    package mutating func disconnected() {
+    /// The connection is gone: every subscription must be made again on the next one. The channels
+    /// it carried were last known subscribed at `lastKnownAlive`, when it last delivered anything.
+    package mutating func disconnected(lastKnownAlive: Duration) {
         self.socketID = nil
-        for (channel, entry) in self.entries {
-            if entry.consumers == 0 {
+        for (channel, var entry) in self.entries {
+            guard entry.consumers > 0 else {
                 self.entries[channel] = nil
-            } else {
-                self.entries[channel]!.server = .pending  // `channel` comes from iterating `entries`
+                continue
             }
+            if entry.server == .subscribed { entry.lastKnownSubscribed = lastKnownAlive }
+            if entry.server != .waitingToRetry { entry.server = .pending }
+            self.entries[channel] = entry
         }
     }
 
@@ -172,46 +205,61 @@ package struct SubscriptionStateMachine: Sendable {
         return .subscribe(channel, auth: auth, channelData: channelData)
     }
 
-    /// The authorizer failed for `channel` on `socketID`. Its consumers are failed; subscribing again
-    /// retries.
-    package mutating func authorizationFailed(_ channel: ChannelName, socketID: String, error: PusherError) -> Action? {
+    /// The authorizer failed for `channel` on `socketID`. Its consumers are failed (subscribing
+    /// again retries), or kept for a retry (see ``refused(_:error:at:)``).
+    package mutating func authorizationFailed(
+        _ channel: ChannelName, socketID: String, error: PusherError, at now: Duration
+    ) -> Action? {
         guard let entry = self.entries[channel], entry.server == .authorizing(socketID: socketID),
             socketID == self.socketID
         else {
             return nil
         }
-        self.entries[channel] = nil
-        return entry.consumers > 0 ? .failed(channel, error) : nil
+        guard entry.consumers > 0 else {
+            self.entries[channel] = nil
+            return nil
+        }
+        return self.refused(channel, error: error, at: now)
     }
 
-    /// `pusher_internal:subscription_succeeded` arrived for `channel`.
-    package mutating func subscriptionSucceeded(_ channel: ChannelName) -> Action? {
+    /// `pusher_internal:subscription_succeeded` arrived for `channel` at `now`.
+    package mutating func subscriptionSucceeded(_ channel: ChannelName, at now: Duration) -> Action? {
         guard var entry = self.entries[channel] else { return nil }
         switch entry.server {
         case .subscribing:
             let isResubscription = entry.hasBeenSubscribed
+            let missedWindow =
+                isResubscription
+                ? MissedWindow(lastKnownSubscribed: entry.lastKnownSubscribed ?? now, subscribedAgain: now) : nil
             entry.server = .subscribed
             entry.hasBeenSubscribed = true
+            entry.failures = 0
+            entry.lastKnownSubscribed = nil
             self.entries[channel] = entry
-            return .succeeded(channel, isResubscription: isResubscription)
+            return .succeeded(channel, isResubscription: isResubscription, missedWindow: missedWindow)
         case .cancelling:
             self.entries[channel] = nil
             return .unsubscribe(channel)
-        case .pending, .authorizing, .subscribed:
+        case .pending, .authorizing, .subscribed, .waitingToRetry:
             return nil
         }
     }
 
-    /// The server refused `channel`. Its consumers are failed and forgotten; subscribing again
-    /// retries. Because the server may hold the subscription anyway (a refusal such as "Existing
-    /// subscription"), an unsubscribe is sent first so that a retry starts clean.
-    package mutating func subscriptionFailed(_ channel: ChannelName, error: PusherError) -> [Action] {
-        guard let entry = self.entries.removeValue(forKey: channel) else { return [] }
+    /// The server refused `channel` at `now`. Its consumers are failed and forgotten (subscribing
+    /// again retries), or kept for a retry (see ``refused(_:error:at:)``). Because the server may
+    /// hold the subscription anyway (a refusal such as "Existing subscription"), an unsubscribe is
+    /// sent first so that a retry starts clean.
+    package mutating func subscriptionFailed(_ channel: ChannelName, error: PusherError, at now: Duration) -> [Action] {
+        guard let entry = self.entries[channel], entry.server != .waitingToRetry else { return [] }
         var actions: [Action] = []
         if entry.server == .subscribing || entry.server == .subscribed || entry.server == .cancelling {
             actions.append(.unsubscribe(channel))
         }
-        if entry.consumers > 0 { actions.append(.failed(channel, error)) }
+        if entry.consumers > 0 {
+            if let action = self.refused(channel, error: error, at: now) { actions.append(action) }
+        } else {
+            self.entries[channel] = nil
+        }
         return actions
     }
 }

@@ -135,4 +135,46 @@ struct PublicInMemoryTests {
             }
         }
     }
+
+    /// Counts authorizer calls, so that the first one can refuse.
+    actor Attempts {
+        private var count = 0
+        func next() -> Int {
+            self.count += 1
+            return self.count
+        }
+    }
+
+    @Test("under subscriptionRetry a refused subscription is retried after the backoff and its sequence keeps going")
+    func subscriptionRetry() async throws {
+        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+            let attempts = Attempts()
+            var options = server.clientOptions()
+            options.authorizer = ChannelAuthorizer { socketID, channel in
+                if await attempts.next() == 1 { throw PusherError(.authorizationFailed, "not yet", channel: channel) }
+                return PusherSignature.channelAuthorization(
+                    key: server.appKey, secret: Self.secret, socketID: socketID, channel: channel)
+            }
+            options.subscriptionRetry = .backoff(Backoff(initialDelay: .seconds(1), jitter: 0))
+            let clock = VirtualClock()
+            try await withRunningClient(server.inMemoryClient(options: options, clock: clock)) { client in
+                var outcomes = client.subscriptionEvents(on: "private-orders").makeAsyncIterator()
+                var orders = client.events(on: "private-orders").makeAsyncIterator()
+                let refused = await outcomes.next()
+                guard case .failed(_, let error)? = refused else {
+                    Issue.record("expected a refusal first, got \(String(describing: refused))")
+                    return
+                }
+                #expect(error.message == "not yet")
+                await clock.waitForDeadlines([.seconds(1)])
+                clock.advance(by: .seconds(1))
+                let confirmed = await outcomes.next()
+                #expect(confirmed == .succeeded(channel: "private-orders", isResubscription: false))
+                #expect(confirmed?.missedWindow == nil)
+                await server.trigger(channel: "private-orders", event: "created", data: "{}")
+                let created = try await orders.next()
+                #expect(created?.name == "created")
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@ struct EngineScript {
 
     init(
         hasAuthorizer: Bool = true, clientEventRateLimit: Int = 10, clientEventQueueLimit: Int = 100,
-        maximumPresenceMembers: Int = 10_000
+        maximumPresenceMembers: Int = 10_000, subscriptionRetry: SubscriptionRetry = .never
     ) {
         self.engine = ClientEngine(
             configuration: .init(
@@ -26,7 +26,8 @@ struct EngineScript {
                     guard let data = message.data, let first = data.first else { return .malformed("no data") }
                     return first == Character(Unicode.Scalar(key[0])) ? .plaintext(String(data.dropFirst())) : .wrongKey
                 },
-                key: { secret in secret.count == 1 ? Array(secret.utf8) : nil }
+                key: { secret in secret.count == 1 ? Array(secret.utf8) : nil },
+                subscriptionRetry: subscriptionRetry
             )
         )
     }
