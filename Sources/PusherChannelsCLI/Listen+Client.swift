@@ -33,6 +33,7 @@ extension Listen {
             throw CLIError(error.message)
         }
         options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
+        options.proxy = try self.proxySetting()
         options.authorizer = self.authorizer(credentials)
         options.userAuthenticator = self.userAuthenticator(credentials)
         return options
