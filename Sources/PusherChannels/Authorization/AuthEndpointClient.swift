@@ -69,12 +69,15 @@ enum AuthEndpointClient {
             return try await Self.send(
                 request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
         }
-        let result = await Result {
-            try await Self.send(
+        do {
+            let answer = try await Self.send(
                 request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
+            try? await client.shutdown()
+            return answer
+        } catch {
+            try? await client.shutdown()
+            throw error
         }
-        try? await client.shutdown()
-        return try result.get()
     }
 
     private static func send(

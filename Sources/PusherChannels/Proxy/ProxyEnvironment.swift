@@ -91,7 +91,7 @@ package enum ProxyEnvironment {
 
 extension StringProtocol {
     fileprivate func trimmingWhitespace() -> Substring {
-        let text = self[...]
+        let text = Substring(self)
         guard let start = text.firstIndex(where: { !$0.isWhitespace }) else { return text[text.endIndex...] }
         let end = text.lastIndex(where: { !$0.isWhitespace }) ?? start
         return text[start...end]

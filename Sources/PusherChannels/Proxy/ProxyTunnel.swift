@@ -3,6 +3,7 @@
 import NIOCore
 import NIOExtras
 import NIOHTTP1
+import NIOPosix
 import PusherCore
 
 #if canImport(FoundationEssentials)

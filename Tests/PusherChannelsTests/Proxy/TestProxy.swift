@@ -37,6 +37,8 @@ final class TestProxy: Sendable {
     let port: Int
     private let behaviour: Behaviour
     private let seen = NIOLockedValueBox(Seen())
+    /// Every socket of the proxy, closed when it stops (a kept-alive client connection included).
+    private let sockets = NIOLockedValueBox<[any Channel]>([])
 
     private init(port: Int, behaviour: Behaviour) {
         self.port = port
@@ -78,6 +80,7 @@ final class TestProxy: Sendable {
                     try await listener.executeThenClose { inbound in
                         for try await connection in inbound {
                             proxy.seen.withLockedValue { $0.connections += 1 }
+                            proxy.sockets.withLockedValue { $0.append(connection.channel) }
                             connections.addTask { try? await proxy.serve(connection) }
                         }
                     }
@@ -85,6 +88,7 @@ final class TestProxy: Sendable {
             }
             defer {
                 listener.channel.close(promise: nil)
+                for socket in proxy.sockets.withLockedValue({ $0 }) { socket.close(promise: nil) }
                 group.cancelAll()
             }
             return try await body(proxy)
@@ -109,16 +113,18 @@ final class TestProxy: Sendable {
                     }
                 }
             self.seen.withLockedValue { $0.tunnels += 1 }
+            self.sockets.withLockedValue { $0.append(target.channel) }
+            // Either side ending closes both.
             try await target.executeThenClose { targetInbound, targetOutbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
+                        defer { connection.channel.close(promise: nil) }
                         for try await bytes in targetInbound { try await outbound.write(bytes) }
                     }
+                    defer { target.channel.close(promise: nil) }
                     if tunnel.firstBytes.readableBytes > 0 { try await targetOutbound.write(tunnel.firstBytes) }
                     if reader.pending.readableBytes > 0 { try await targetOutbound.write(reader.pending) }
                     while let bytes = try await reader.iterator.next() { try await targetOutbound.write(bytes) }
-                    try await group.next()
-                    group.cancelAll()
                 }
             }
         }
@@ -150,7 +156,7 @@ final class TestProxy: Sendable {
         {
             try await self.answer(
                 outbound,
-                "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 5\r\n\r\ndenied"
+                "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 6\r\n\r\ndenied"
             )
             return nil
         }
