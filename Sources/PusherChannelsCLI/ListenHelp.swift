@@ -43,6 +43,14 @@ enum ListenHelp {
         WebSocket connection and the auth endpoints. A warning goes to standard error for --no-tls with \
         --cluster, and for an auth endpoint over plain http:// to another machine.
 
+        Proxies: --proxy http://[user:pass@]host:port tunnels with HTTP CONNECT (also for wss), \
+        --proxy socks5://[user:pass@]host:port goes through SOCKS5 (names resolved by the proxy). \
+        Without --proxy, HTTPS_PROXY (or https_proxy), else ALL_PROXY (or all_proxy) is used; \
+        NO_PROXY (comma-separated names, .suffix, IP addresses, *) exempts hosts from it, and \
+        applies to the environment only. The auth endpoints go through the same proxy unless \
+        exempted. A refusing proxy is reported on standard error with its answer (such as HTTP 407 \
+        or the SOCKS5 reply), never its password, and the client retries with its backoff.
+
         --sign-in signs in as a user (with --user-auth-endpoint, or --secret and --user-id) and prints \
         the user's events like channel events (channel "#server-to-user-ID") and watchlist changes as \
         {"watchlist": "online"|"offline", "user_id"}.
@@ -56,6 +64,7 @@ enum ListenHelp {
           pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --master-key-file master.key \\
               --channel private-encrypted-orders
           pusher-channels listen --key KEY --host pusher.internal --ca-file internal-ca.pem --channel prices
+          pusher-channels listen --key KEY --cluster eu --proxy socks5://proxy.internal:1080 --channel prices
           pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --user-id 42 --watch 7 --sign-in
           pusher-channels listen --key KEY --cluster eu --channels-file channels.txt --quiet --stats
         """

@@ -55,8 +55,7 @@ extension AuthEndpointClient {
         var configuration = Self.sharedConfiguration()
         switch proxy.kind {
         case .httpConnect:
-            // AsyncHTTPClient sends http:// requests to an HTTP proxy as absolute-URI requests and
-            // tunnels https:// ones with CONNECT.
+            // AsyncHTTPClient tunnels http:// and https:// requests alike with CONNECT.
             let authorization = proxy.username.map {
                 HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
             }
