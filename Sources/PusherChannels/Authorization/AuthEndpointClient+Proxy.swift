@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 
 import AsyncHTTPClient
-import NIOConcurrencyHelpers
 import PusherCore
 
 #if canImport(FoundationEssentials)
@@ -11,23 +10,17 @@ import Foundation
 #endif
 
 extension AuthEndpointClient {
-    /// Distinct proxies that get a cached client; a request through yet another one uses a client
-    /// of its own, shut down after the answer.
-    static let maximumProxyClients = 8
-
-    /// One client per proxy, created on first use and never shut down, like ``sharedClient``.
-    private static let proxyClients = NIOLockedValueBox<[PusherProxy: HTTPClient]>([:])
-
     /// The client for `request`: ``sharedClient`` when the settings give no proxy for its host,
-    /// else the cached client of that proxy (`isOwn` false), or a new one the caller shuts down
-    /// (`isOwn` true) past ``maximumProxyClients``.
+    /// else the client of that proxy in `cache` (`isOwn` false), or, past the cache's limit, a new
+    /// one the caller shuts down after the request (`isOwn` true).
     ///
     /// - Throws: `PusherError` with `code` when the proxy is a SOCKS5 one with credentials
     ///   (AsyncHTTPClient speaks SOCKS5 without authentication only) or the environment's proxy
     ///   URL cannot be read.
     static func client(
         for request: HTTPClientRequest, settings: AuthEndpointSettings, code: PusherError.Code, endpoint: String,
-        environment: @autoclosure () -> [String: String] = ProxyEnvironment.process()
+        environment: @autoclosure () -> [String: String] = ProxyEnvironment.process(),
+        cache: ProxyClientCache = .shared
     ) throws(PusherError) -> (client: HTTPClient, isOwn: Bool) {
         guard let host = URL(string: request.url)?.host else { return (Self.sharedClient, false) }
         let proxy: PusherProxy?
@@ -39,12 +32,8 @@ extension AuthEndpointClient {
         }
         guard let proxy else { return (Self.sharedClient, false) }
         let configuration = try Self.configuration(through: proxy, code: code, endpoint: endpoint)
-        return Self.proxyClients.withLockedValue { clients in
-            if let client = clients[proxy] { return (client, false) }
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            guard clients.count < Self.maximumProxyClients else { return (client, true) }
-            clients[proxy] = client
-            return (client, false)
+        return cache.client(for: proxy) {
+            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }
     }
 

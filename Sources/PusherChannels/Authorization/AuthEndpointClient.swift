@@ -44,7 +44,7 @@ enum AuthEndpointClient {
 
     /// Sends `request` (with the trace context's headers, and the settings' TLS configuration unless
     /// the request has its own) and reads the answer. Without a client of the caller's, the request
-    /// goes through the settings' proxy for its host (see ``client(for:settings:code:endpoint:environment:)``).
+    /// goes through the settings' proxy for its host (see ``client(for:settings:code:endpoint:environment:cache:)``).
     ///
     /// - Parameters:
     ///   - code: The code of every failure (`authorizationFailed`, `signInFailed`).

@@ -38,32 +38,38 @@ struct ProxyAuthEndpointTests {
 
     @Test("NO_PROXY exempts the auth endpoint's host from an environment proxy")
     func environmentExemption() async throws {
-        try await TestProxy.withRunning(.http()) { proxy in
-            try await FakePusherServer.withRunning { server in
-                let settings = AuthEndpointSettings(proxy: .environment)
-                let environment = ["HTTPS_PROXY": proxy.url(), "NO_PROXY": "127.0.0.1"]
-                let (client, _) = try AuthEndpointClient.client(
-                    for: .init(url: server.authEndpoint.absoluteString), settings: settings,
-                    code: .authorizationFailed, endpoint: "the auth endpoint", environment: environment)
-                #expect(client === AuthEndpointClient.sharedClient, "exempt: the shared client, no proxy")
-                let (proxied, _) = try AuthEndpointClient.client(
-                    for: .init(url: server.authEndpoint.absoluteString), settings: settings,
-                    code: .authorizationFailed, endpoint: "the auth endpoint",
-                    environment: ["HTTPS_PROXY": proxy.url()])
-                #expect(proxied !== AuthEndpointClient.sharedClient)
-            }
-        }
+        let cache = ProxyClientCache(limit: 8)
+        let settings = AuthEndpointSettings(proxy: .environment)
+        let request = HTTPClientRequest(url: "http://127.0.0.1:8080/pusher/auth")
+        let exempt = try AuthEndpointClient.client(
+            for: request, settings: settings, code: .authorizationFailed, endpoint: "the auth endpoint",
+            environment: ["HTTPS_PROXY": "http://127.0.0.1:3128", "NO_PROXY": "127.0.0.1"], cache: cache)
+        #expect(exempt.client === AuthEndpointClient.sharedClient, "exempt: the shared client, no proxy")
+        let proxied = try AuthEndpointClient.client(
+            for: request, settings: settings, code: .authorizationFailed, endpoint: "the auth endpoint",
+            environment: ["HTTPS_PROXY": "http://127.0.0.1:3128"], cache: cache)
+        #expect(proxied.client !== AuthEndpointClient.sharedClient)
+        try await cache.shutdown()
     }
 
-    @Test("one cached client per proxy, not one per request")
-    func cachedClientPerProxy() throws {
-        let settings = AuthEndpointSettings(proxy: .proxy(PusherProxy(.httpConnect, host: "127.0.0.1", port: 9)))
-        let first = try AuthEndpointClient.client(
-            for: .init(url: "http://auth.example/a"), settings: settings, code: .authorizationFailed, endpoint: "e")
-        let second = try AuthEndpointClient.client(
-            for: .init(url: "https://auth.example/b"), settings: settings, code: .authorizationFailed, endpoint: "e")
+    @Test("one cached client per proxy, not one per request; past the limit, a client of the request's own")
+    func cachedClientPerProxy() async throws {
+        let cache = ProxyClientCache(limit: 1)
+        func client(_ url: String, port: Int) throws -> (client: HTTPClient, isOwn: Bool) {
+            let proxy = PusherProxy(.httpConnect, host: "127.0.0.1", port: port)
+            return try AuthEndpointClient.client(
+                for: HTTPClientRequest(url: url), settings: AuthEndpointSettings(proxy: .proxy(proxy)),
+                code: .authorizationFailed, endpoint: "e", cache: cache)
+        }
+        let first = try client("http://auth.example/a", port: 9)
+        let second = try client("https://auth.example/b", port: 9)
         #expect(first.client === second.client)
         #expect(!first.isOwn && !second.isOwn)
+        let other = try client("http://auth.example/a", port: 10)
+        #expect(other.isOwn, "a second proxy is past the limit of 1")
+        #expect(other.client !== first.client)
+        try await other.client.shutdown()
+        try await cache.shutdown()
     }
 
     @Test("an auth endpoint through a SOCKS5 proxy with credentials fails, saying AsyncHTTPClient cannot")
