@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // HTTP CONNECT proxies (`NIOHTTP1ProxyConnectHandler`); already in the graph through
+        // AsyncHTTPClient.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // `HTTPFields` and `HTTPResponse.Status` in the server side's endpoint calls (what
         // Hummingbird 2 speaks; Vapor converts).
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -90,6 +93,9 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 // The auth and user-auth endpoints.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // HTTP CONNECT proxies in front of the WebSocket (SOCKS5 is our own handler: NIOSOCKS
+                // has no user/password authentication).
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ]
         ),
         // Test support for our tests and users' tests: a virtual clock and an in-process fake server.

@@ -40,6 +40,7 @@ extension Listen {
         for line in self.upgradeHeaders { headers.append(try Self.upgradeHeader(line)) }
         options.headers = HeaderLine.dictionary(headers)
         options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
+        options.proxy = try self.proxySetting()
         options.authorizer = self.authorizer(credentials)
         options.userAuthenticator = self.userAuthenticator(credentials)
         return options

@@ -60,6 +60,12 @@ struct Listen: AsyncParsableCommand {
     )
     var caFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A proxy for the WebSocket and the auth endpoints: http://[user:pass@]host:port (HTTP CONNECT, also for wss) or socks5://[user:pass@]host:port. Without it, HTTPS_PROXY or ALL_PROXY (and NO_PROXY) of the environment apply.",
+            valueName: "url"))
+    var proxy: String?
+
     @Option(name: .customLong("channel"), help: "A channel to subscribe to (repeatable).")
     var channels: [String] = []
 
@@ -195,6 +201,7 @@ struct Listen: AsyncParsableCommand {
         if self.caFile != nil && !self.tls {
             throw ValidationError("--ca-file needs TLS; it does nothing with --no-tls.")
         }
+        try self.validateProxy()
     }
 
     func run() async throws {

@@ -52,6 +52,14 @@ enum ListenHelp {
         request; Host, Upgrade, Connection, Content-Length, Transfer-Encoding and Sec-WebSocket-* \
         are refused.
 
+        Proxies: --proxy http://[user:pass@]host:port tunnels with HTTP CONNECT (also for wss), \
+        --proxy socks5://[user:pass@]host:port goes through SOCKS5 (names resolved by the proxy). \
+        Without --proxy, HTTPS_PROXY (or https_proxy), else ALL_PROXY (or all_proxy) is used; \
+        NO_PROXY (comma-separated names, .suffix, IP addresses, *) exempts hosts from it, and \
+        applies to the environment only. The auth endpoints go through the same proxy unless \
+        exempted. A refusing proxy is reported on standard error with its answer (such as HTTP 407 \
+        or the SOCKS5 reply), never its password, and the client retries with its backoff.
+
         --sign-in signs in as a user (with --user-auth-endpoint, or --secret and --user-id) and prints \
         the user's events like channel events (channel "#server-to-user-ID") and watchlist changes as \
         {"watchlist": "online"|"offline", "user_id"}.
@@ -67,6 +75,7 @@ enum ListenHelp {
           pusher-channels listen --key KEY --host pusher.internal --ca-file internal-ca.pem --channel prices
           pusher-channels listen --key KEY --host ws-a.internal --host ws-b.internal:6002 \\
               --header 'Origin: https://app.example' --channel prices
+          pusher-channels listen --key KEY --cluster eu --proxy socks5://proxy.internal:1080 --channel prices
           pusher-channels listen --key KEY --cluster eu --secret-file secret.txt --user-id 42 --watch 7 --sign-in
           pusher-channels listen --key KEY --cluster eu --channels-file channels.txt --quiet --stats
         """

@@ -17,7 +17,11 @@ enum AuthEndpointClient {
     /// AsyncHTTPClient has no per-request redirect setting). Created on first use and never shut
     /// down, like `HTTPClient.shared`. It does not retry a connection that could not be established.
     /// It makes no spans of its own: the request carries the context of the client's span.
-    static let sharedClient: HTTPClient = {
+    static let sharedClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.sharedConfiguration())
+
+    /// The shared client's configuration (the clients for proxies start from it).
+    static func sharedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .seconds(30)),
@@ -28,8 +32,8 @@ enum AuthEndpointClient {
         // retried until the connect timeout: the client reports it, and the next subscription asks
         // again.
         configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
+        return configuration
+    }
 
     /// An endpoint's answer: a 2xx status and its body, at most ``maximumResponseBytes``.
     struct Answer {
@@ -38,8 +42,9 @@ enum AuthEndpointClient {
         var text: String { String(buffer: self.body) }
     }
 
-    /// Sends `request` (with the trace context's headers, and `tlsConfiguration` unless the request
-    /// has its own) and reads the answer.
+    /// Sends `request` (with the trace context's headers, and the settings' TLS configuration unless
+    /// the request has its own) and reads the answer. Without a client of the caller's, the request
+    /// goes through the settings' proxy for its host (see ``client(for:settings:code:endpoint:environment:cache:)``).
     ///
     /// - Parameters:
     ///   - code: The code of every failure (`authorizationFailed`, `signInFailed`).
@@ -50,16 +55,43 @@ enum AuthEndpointClient {
     static func send(
         _ request: HTTPClientRequest,
         client: HTTPClient?,
-        tlsConfiguration: TLSConfiguration?,
+        settings: AuthEndpointSettings,
+        code: PusherError.Code,
+        endpoint: String,
+        channel: String?
+    ) async throws -> Answer {
+        if let client {
+            return try await Self.send(
+                request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
+        }
+        let (client, isOwn) = try Self.client(for: request, settings: settings, code: code, endpoint: endpoint)
+        guard isOwn else {
+            return try await Self.send(
+                request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
+        }
+        do {
+            let answer = try await Self.send(
+                request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
+            try? await client.shutdown()
+            return answer
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private static func send(
+        _ request: HTTPClientRequest,
+        on client: HTTPClient,
+        settings: AuthEndpointSettings,
         code: PusherError.Code,
         endpoint: String,
         channel: String?
     ) async throws -> Answer {
         var request = request
-        let client = client ?? Self.sharedClient
         // A client with a tracer of its own makes a span for the request and writes its context.
         if client.tracer == nil { TraceContextInjector.inject(into: &request.headers) }
-        if request.tlsConfiguration == nil { request.tlsConfiguration = tlsConfiguration }
+        if request.tlsConfiguration == nil { request.tlsConfiguration = settings.tlsConfiguration }
         func failure(_ message: String, status: Int?, body: String?, cause: (any Error & Sendable)? = nil)
             -> PusherError
         {

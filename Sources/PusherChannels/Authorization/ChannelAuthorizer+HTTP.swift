@@ -77,10 +77,10 @@ extension ChannelAuthorizer {
         httpClient: HTTPClient? = nil,
         _ build: @escaping @Sendable (_ socketID: String, _ channel: String) async throws -> HTTPClientRequest
     ) -> ChannelAuthorizer {
-        ChannelAuthorizer(usingTLS: { socketID, channel, tlsConfiguration in
+        ChannelAuthorizer(usingTLS: { socketID, channel, settings in
             let request = try await build(socketID, channel)
             let answer = try await AuthEndpointClient.send(
-                request, client: httpClient, tlsConfiguration: tlsConfiguration, code: .authorizationFailed,
+                request, client: httpClient, settings: settings, code: .authorizationFailed,
                 endpoint: "the auth endpoint", channel: channel)
             return try Self.authorization(from: answer, channel: channel)
         })

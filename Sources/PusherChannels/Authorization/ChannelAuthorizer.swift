@@ -16,10 +16,10 @@ public struct ChannelAuthorizer: Sendable {
     /// Returns the authorization of `channel` for the connection `socketID`.
     public typealias Authorize = @Sendable (_ socketID: String, _ channel: String) async throws -> ChannelAuthorization
 
-    /// The authorization, given the TLS configuration of the client that asks (for the HTTP
-    /// endpoints, which trust what the WebSocket trusts).
+    /// The authorization, given the TLS configuration and proxy setting of the client that asks
+    /// (for the HTTP endpoints, which trust what the WebSocket trusts and take the same proxy).
     private let run:
-        @Sendable (_ socketID: String, _ channel: String, _ tlsConfiguration: TLSConfiguration?) async throws ->
+        @Sendable (_ socketID: String, _ channel: String, _ settings: AuthEndpointSettings) async throws ->
             ChannelAuthorization
     /// The authorization computed at once (in-process signing), or nil for a channel that needs
     /// ``run`` (a presence channel asks for its member asynchronously).
@@ -32,7 +32,7 @@ public struct ChannelAuthorizer: Sendable {
     }
 
     init(
-        usingTLS run: @escaping @Sendable (String, String, TLSConfiguration?) async throws -> ChannelAuthorization
+        usingTLS run: @escaping @Sendable (String, String, AuthEndpointSettings) async throws -> ChannelAuthorization
     ) {
         self.run = run
         self.local = nil
@@ -46,12 +46,12 @@ public struct ChannelAuthorizer: Sendable {
         self.local = local
     }
 
-    /// The authorization of `channel` for `socketID`; HTTP endpoints use `tlsConfiguration` (the
-    /// client's ``PusherClientOptions/tlsConfiguration``).
-    func authorize(_ socketID: String, _ channel: String, tlsConfiguration: TLSConfiguration? = nil) async throws
+    /// The authorization of `channel` for `socketID`; HTTP endpoints use `settings` (the client's
+    /// ``PusherClientOptions/tlsConfiguration`` and ``PusherClientOptions/proxy``).
+    func authorize(_ socketID: String, _ channel: String, settings: AuthEndpointSettings = .init()) async throws
         -> ChannelAuthorization
     {
-        try await self.run(socketID, channel, tlsConfiguration)
+        try await self.run(socketID, channel, settings)
     }
 
     /// Signs in-process with the app secret, as the official server libraries do.

@@ -18,25 +18,23 @@ import Foundation
 public struct UserAuthenticator: Sendable {
     public typealias Authenticate = @Sendable (_ socketID: String) async throws -> UserAuthentication
 
-    /// The authentication, given the TLS configuration of the client that asks (for the HTTP
-    /// endpoint, which trusts what the WebSocket trusts).
-    private let run:
-        @Sendable (_ socketID: String, _ tlsConfiguration: TLSConfiguration?) async throws -> UserAuthentication
+    /// The authentication, given the TLS configuration and proxy setting of the client that asks
+    /// (for the HTTP endpoint, which trusts what the WebSocket trusts and takes the same proxy).
+    private let run: @Sendable (_ socketID: String, _ settings: AuthEndpointSettings) async throws -> UserAuthentication
 
     /// An authenticator that runs your code.
     public init(_ authenticate: @escaping Authenticate) {
         self.run = { socketID, _ in try await authenticate(socketID) }
     }
 
-    private init(usingTLS run: @escaping @Sendable (String, TLSConfiguration?) async throws -> UserAuthentication) {
+    private init(usingTLS run: @escaping @Sendable (String, AuthEndpointSettings) async throws -> UserAuthentication) {
         self.run = run
     }
 
-    /// The authentication for `socketID`; the HTTP endpoint uses `tlsConfiguration` (the client's
-    /// ``PusherClientOptions/tlsConfiguration``).
-    func authenticate(_ socketID: String, tlsConfiguration: TLSConfiguration? = nil) async throws -> UserAuthentication
-    {
-        try await self.run(socketID, tlsConfiguration)
+    /// The authentication for `socketID`; the HTTP endpoint uses `settings` (the client's
+    /// ``PusherClientOptions/tlsConfiguration`` and ``PusherClientOptions/proxy``).
+    func authenticate(_ socketID: String, settings: AuthEndpointSettings = .init()) async throws -> UserAuthentication {
+        try await self.run(socketID, settings)
     }
 
     /// Signs in-process with the app secret: the signature of `socket_id::user::user_data`. For
@@ -90,7 +88,7 @@ public struct UserAuthenticator: Sendable {
         headersProvider: (@Sendable () async throws -> [String: String])? = nil,
         parametersProvider: (@Sendable () async throws -> [String: String])? = nil
     ) -> UserAuthenticator {
-        UserAuthenticator(usingTLS: { socketID, tlsConfiguration in
+        UserAuthenticator(usingTLS: { socketID, settings in
             let request = try await FormEncoding.post(
                 to: url,
                 fields: [("socket_id", socketID)],
@@ -100,7 +98,7 @@ public struct UserAuthenticator: Sendable {
                 parametersProvider: parametersProvider
             )
             let answer = try await AuthEndpointClient.send(
-                request, client: httpClient, tlsConfiguration: tlsConfiguration, code: .signInFailed,
+                request, client: httpClient, settings: settings, code: .signInFailed,
                 endpoint: "the user-auth endpoint", channel: nil)
             guard let json = try? JSONValue(parsing: answer.text),
                 let auth = json["auth"]?.stringValue, !auth.isEmpty,

@@ -24,7 +24,7 @@ extension PusherClient {
             span.attributes["pusher.socket_id"] = socketID
             let outcome = await self.call(code: .authorizationFailed, what: "the authorizer", channel: channel, cancel)
             {
-                try await authorizer.authorize(socketID, channel, tlsConfiguration: self.options.tlsConfiguration)
+                try await authorizer.authorize(socketID, channel, settings: AuthEndpointSettings(self.options))
             }
             switch outcome {
             case .answered(let result):
@@ -65,7 +65,7 @@ extension PusherClient {
         await withSpan("pusher.sign_in", ofKind: .client) { span in
             span.attributes["pusher.socket_id"] = socketID
             let outcome = await self.call(code: .signInFailed, what: "the user authenticator", channel: nil, cancel) {
-                try await authenticator.authenticate(socketID, tlsConfiguration: self.options.tlsConfiguration)
+                try await authenticator.authenticate(socketID, settings: AuthEndpointSettings(self.options))
             }
             switch outcome {
             case .answered(let result):

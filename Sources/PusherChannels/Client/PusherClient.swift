@@ -112,7 +112,7 @@ public actor PusherClient: Service {
     where C.Duration == Duration {
         self.init(
             key: key, options: options, clock: clock, logger: logger,
-            transport: NIOWebSocketTransport(tlsConfiguration: options.tlsConfiguration))
+            transport: NIOWebSocketTransport(tlsConfiguration: options.tlsConfiguration, proxy: options.proxy))
     }
 
     /// Creates a client that connects through `transport` (an in-memory one in tests).

@@ -92,6 +92,11 @@ public struct PusherClientOptions: Sendable {
     /// ``trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``. A failed handshake or a
     /// refused certificate is reported as `tlsFailed`, naming the host and the reason.
     public var tlsConfiguration: TLSConfiguration?
+    /// A proxy for the WebSocket and the package's auth endpoint calls: ``ProxySetting/direct``
+    /// (the default), ``ProxySetting/proxy(_:)`` or ``ProxySetting/environment`` (`HTTPS_PROXY`,
+    /// `ALL_PROXY`, `NO_PROXY`). A proxy that refuses is reported as `proxyFailed`, naming its
+    /// answer, and the client retries with its backoff. See <doc:ProxiesHeadersAndFailover>.
+    public var proxy: ProxySetting
     /// Metrics through swift-metrics: none until the application bootstraps a backend. Per-channel
     /// labels are off by default.
     public var metrics: Metrics
@@ -122,6 +127,7 @@ public struct PusherClientOptions: Sendable {
         self.maximumMessageSize = ClientDefaults.maximumMessageSize
         self.buffering = .default
         self.tlsConfiguration = nil
+        self.proxy = .direct
         self.metrics = Metrics()
         self.authorizer = nil
         self.userAuthenticator = nil

@@ -13,16 +13,20 @@ import PusherCore
 package struct NIOWebSocketTransport: PusherTransport {
     private let group: any EventLoopGroup
     private let tlsConfiguration: TLSConfiguration?
+    private let proxy: PusherClientOptions.ProxySetting
 
     /// - Parameters:
     ///   - group: The event loops of its sockets.
     ///   - tlsConfiguration: TLS settings for `wss://`; nil uses NIOSSL's client defaults (the
     ///     system's trust store). Not used for `ws://`.
+    ///   - proxy: Whether to connect through a proxy (see ``ProxyTunnel``).
     package init(
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, tlsConfiguration: TLSConfiguration? = nil
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, tlsConfiguration: TLSConfiguration? = nil,
+        proxy: PusherClientOptions.ProxySetting = .direct
     ) {
         self.group = group
         self.tlsConfiguration = tlsConfiguration
+        self.proxy = proxy
     }
 
     package func connect(
@@ -31,6 +35,7 @@ package struct NIOWebSocketTransport: PusherTransport {
         session: @Sendable (any TransportConnection) async throws -> Void
     ) async throws -> TransportClose? {
         let target = try WebSocketURL(parsing: url)
+        let proxy = try PusherClientOptions.proxy(self.proxy, forHost: target.host)
         try Task.checkCancellation()
         let eventLoop = self.group.next()
         let mailbox = InboundMailbox(
@@ -48,6 +53,12 @@ package struct NIOWebSocketTransport: PusherTransport {
                 guard attempt.adopt(channel) else { return channel.eventLoop.makeFailedFuture(CancellationError()) }
                 return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    if let proxy {
+                        // The tunnel first; TLS and the upgrade start once it is open.
+                        try ProxyTunnel.addHandlers(
+                            for: proxy, toHost: target.host, port: target.port, pipeline: pipeline,
+                            eventLoop: channel.eventLoop)
+                    }
                     if let sslContext {
                         // No SNI for an IP address (TLS forbids it); NIOSSL then checks the
                         // certificate against the address connected to.
@@ -89,7 +100,8 @@ package struct NIOWebSocketTransport: PusherTransport {
         let channel: any Channel
         do {
             channel = try await withTaskCancellationHandler {
-                bootstrap.connect(host: target.host, port: target.port).cascade(to: connected)
+                bootstrap.connect(host: proxy?.host ?? target.host, port: proxy?.port ?? target.port)
+                    .cascade(to: connected)
                 let channel: any Channel
                 do {
                     channel = try await connected.futureResult.get()
@@ -98,7 +110,13 @@ package struct NIOWebSocketTransport: PusherTransport {
                 } catch {
                     // The TLS handler refuses some host names as it is created (within NIO's connection error).
                     let failures = (error as? NIOConnectionError)?.connectionErrors.map(\.error) ?? [error]
-                    throw failures.lazy.compactMap { PusherError.tlsFailure($0, host: target.host) }.first ?? error
+                    if let tlsFailure = failures.lazy.compactMap({ PusherError.tlsFailure($0, host: target.host) })
+                        .first
+                    {
+                        throw tlsFailure
+                    }
+                    if let proxy, error is NIOConnectionError { throw ProxyTunnel.unreachable(proxy, error) }
+                    throw error
                 }
                 try await upgraded.futureResult.get()
                 return channel

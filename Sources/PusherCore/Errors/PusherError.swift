@@ -12,7 +12,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
             case reconnectAttemptsExhausted, serverError, malformedMessage, invalidChannelName
             case decodingFailed, consumerTooSlow, subscriptionFailed, authorizationRequired, authorizationFailed
             case alreadyRunning, invalidConfiguration, clientEventRejected, signInFailed, encryptionUnavailable
-            case messageTooLarge, tlsFailed, limitExceeded, protocolViolation
+            case messageTooLarge, tlsFailed, limitExceeded, protocolViolation, proxyFailed
         }
         private let base: Base
 
@@ -70,6 +70,12 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The server broke the protocol in a way the client could recover from (a second
         /// `pusher:connection_established` on one connection); the message was ignored.
         public static let protocolViolation = Code(base: .protocolViolation)
+        /// The proxy in front of the connection refused it or failed: an HTTP proxy answered
+        /// `CONNECT` with a status other than 2xx (407 when it wants credentials), a SOCKS5 proxy
+        /// sent a failure reply or refused the username and password, or the proxy closed the
+        /// connection during its handshake. The message names the proxy (host and port, never its
+        /// credentials) and its answer. The client retries with its backoff.
+        public static let proxyFailed = Code(base: .proxyFailed)
 
         public var description: String { self.base.rawValue }
     }

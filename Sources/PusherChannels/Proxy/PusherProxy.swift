@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+/// A proxy the client connects through: an HTTP proxy (a `CONNECT` tunnel) or a SOCKS5 proxy,
+/// with optional credentials.
+///
+/// Set it with ``PusherClientOptions/proxy`` (`.proxy(…)`), or let the client read the proxy
+/// environment (`.environment`). The WebSocket and the package's auth endpoint calls both go
+/// through it; `wss://` connections run TLS inside the tunnel, verified against the Pusher host.
+///
+/// ```swift
+/// var options = PusherClientOptions(host: "ws.example.com")
+/// options.proxy = .proxy(try PusherProxy(url: "http://user:secret@proxy.internal:3128"))
+/// ```
+///
+/// The password never appears in ``description``, ``debugDescription``, a `Mirror` of the value or
+/// any error: it shows as `***`.
+public struct PusherProxy: Sendable, Hashable {
+    /// How the client talks to the proxy.
+    public enum Kind: Sendable, Hashable {
+        /// An HTTP proxy: the client asks for a tunnel with `CONNECT host:port` (for `ws://` and
+        /// `wss://` alike), with Basic `Proxy-Authorization` when there is a username.
+        case httpConnect
+        /// A SOCKS5 proxy (RFC 1928): host names are resolved by the proxy; with a username, the
+        /// username/password method of RFC 1929.
+        case socks5
+    }
+
+    /// How the client talks to the proxy.
+    public var kind: Kind
+    /// The proxy's host name or IP address.
+    public var host: String
+    /// The proxy's port.
+    public var port: Int
+    /// The username for the proxy, if it asks for one.
+    public var username: String?
+    /// The password for the proxy. Never printed.
+    public var password: String?
+
+    /// A proxy given part by part.
+    public init(_ kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
+        self.kind = kind
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+    }
+
+    /// A proxy from its URL: `http://[user:pass@]host:port` (an HTTP proxy, `CONNECT`) or
+    /// `socks5://[user:pass@]host:port` (`socks5h://` is taken as `socks5://`: names are always
+    /// resolved by the proxy). The username and password are percent-decoded (write `%40` for an
+    /// `@` in them); an IPv6 host goes in brackets. A trailing `/` is allowed, nothing else after
+    /// the port.
+    ///
+    /// - Throws: `PusherError` with code `invalidConfiguration` for another scheme (`https://`
+    ///   proxies included), a missing or invalid port, a missing host or a bad percent escape. The
+    ///   error shows the URL with its password replaced by `***`.
+    public init(url: String) throws(PusherError) {
+        self = try ProxyURLParser.parse(url)
+    }
+
+    /// `host:port`, with brackets around an IPv6 address.
+    var address: String {
+        "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)"
+    }
+
+    /// What the proxy is called in messages: "HTTP proxy host:port" or "SOCKS5 proxy host:port".
+    var name: String {
+        switch self.kind {
+        case .httpConnect: "HTTP proxy \(self.address)"
+        case .socks5: "SOCKS5 proxy \(self.address)"
+        }
+    }
+}
+
+extension PusherProxy: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The proxy as a URL, its password shown as `***`: `http://user:***@proxy.internal:3128`.
+    public var description: String {
+        let scheme = self.kind == .httpConnect ? "http" : "socks5"
+        let credentials =
+            self.username.map { "\($0)\(self.password == nil ? "" : ":***")@" } ?? (self.password == nil ? "" : ":***@")
+        return "\(scheme)://\(credentials)\(self.address)"
+    }
+
+    /// The same as ``description``: the password is never shown.
+    public var debugDescription: String { "PusherProxy(\(self.description))" }
+
+    /// The fields, with the password as `***`.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "kind": self.kind, "host": self.host, "port": self.port, "username": self.username as Any,
+                "password": self.password == nil ? "nil" : "***",
+            ],
+            displayStyle: .struct)
+    }
+}
