@@ -70,24 +70,27 @@ listen_refused() {
     if grep -qF "$secret" "$work/out" "$work/err"; then fail "$what: the proxy password was printed"; fi
 }
 
-# Expects exit status 2 (usage error) before any connection.
+# Expects exit status 2 (usage error) before any connection, with stderr matching $2 (an extended
+# regular expression, case-insensitive: the reason, not only "unknown option").
 usage_error() {
-    local what="$1"; shift
+    local what="$1" reason="$2"; shift 2
     local status=0
     timeout 20 "$cli" listen --key interop-key --no-tls --channel interop --count 1 "$@" \
         >"$work/out" 2>"$work/err" || status=$?
     [ "$status" = 2 ] || fail "$what: exit $status, not 2"
+    grep -Eqi "$reason" "$work/err" || fail "$what: stderr does not give the reason ($reason)"
+    if grep -Eqi "unknown option|unexpected argument" "$work/err"; then fail "$what: the option is unknown"; fi
 }
 
 # --- Usage errors (no proxy or server needed) ---
-usage_error "unknown proxy scheme" --host 127.0.0.1 --port 9 --proxy ftp://127.0.0.1:21
-usage_error "proxy without port" --host 127.0.0.1 --port 9 --proxy http://127.0.0.1
-usage_error "socks5 proxy without port" --host 127.0.0.1 --port 9 --proxy socks5://user:pw@127.0.0.1
-usage_error "Host header" --host 127.0.0.1 --port 9 --header 'Host: elsewhere'
-usage_error "Upgrade header" --host 127.0.0.1 --port 9 --header 'upgrade: h2c'
-usage_error "Connection header" --host 127.0.0.1 --port 9 --header 'Connection: close'
-usage_error "Sec-WebSocket-Key header" --host 127.0.0.1 --port 9 --header 'Sec-WebSocket-Key: abc'
-usage_error "a header that is not Name: Value" --host 127.0.0.1 --port 9 --header 'no colon here'
+usage_error "unknown proxy scheme" "scheme" --host 127.0.0.1 --port 9 --proxy ftp://127.0.0.1:21
+usage_error "proxy without port" "port" --host 127.0.0.1 --port 9 --proxy http://127.0.0.1
+usage_error "socks5 proxy without port" "port" --host 127.0.0.1 --port 9 --proxy socks5://user:pw@127.0.0.1
+usage_error "Host header" "host" --host 127.0.0.1 --port 9 --header 'Host: elsewhere'
+usage_error "Upgrade header" "upgrade" --host 127.0.0.1 --port 9 --header 'upgrade: h2c'
+usage_error "Connection header" "connection" --host 127.0.0.1 --port 9 --header 'Connection: close'
+usage_error "Sec-WebSocket-Key header" "sec-websocket" --host 127.0.0.1 --port 9 --header 'Sec-WebSocket-Key: abc'
+usage_error "a header that is not Name: Value" "name: value" --host 127.0.0.1 --port 9 --header 'no colon here'
 
 # --- Upgrade headers, a later one replacing an earlier one of the same name ---
 start_server
