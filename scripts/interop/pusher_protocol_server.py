@@ -3,10 +3,11 @@
 """A minimal, independent Pusher Channels protocol 7 server, for checking the CLI against a peer
 that is not this package's own fake server. Written against the protocol description only.
 
-Usage: pusher_protocol_server.py PORT_FILE [EVENTS]
+Usage: pusher_protocol_server.py PORT_FILE [EVENTS [HEADERS_FILE]]
 Binds 127.0.0.1 on a free port, writes the port to PORT_FILE, and for every subscription sends
 EVENTS events (default 3) on that channel: JSON data double-encoded (as Pusher does), then object
-data (as some servers do), then plain text. Exits after the first client disconnects.
+data (as some servers do), then plain text. With HEADERS_FILE, writes the upgrade request's headers
+there ("Name: value" lines). Exits after the first client disconnects.
 """
 import asyncio
 import json
@@ -15,11 +16,15 @@ import sys
 import websockets
 
 
-async def serve(port_file: str, events: int) -> None:
+async def serve(port_file: str, events: int, headers_file: str | None) -> None:
     done = asyncio.get_running_loop().create_future()
 
     async def handler(ws):
         path = ws.request.path if hasattr(ws, "request") else ws.path
+        if headers_file:
+            headers = ws.request.headers if hasattr(ws, "request") else ws.request_headers
+            with open(headers_file, "w") as handle:
+                handle.writelines(f"{name}: {value}\n" for name, value in headers.raw_items())
         if "/app/interop-key" not in path or "protocol=7" not in path:
             await ws.close(4001, "App key not in this cluster")
             return
@@ -59,4 +64,5 @@ async def serve(port_file: str, events: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(serve(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3))
+    asyncio.run(serve(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3,
+                      sys.argv[3] if len(sys.argv) > 3 else None))
