@@ -178,7 +178,7 @@ grep -q "CONNECT 127.0.0.1:$port" "$work/tinyproxy.log" || fail "HTTPS_PROXY: th
 
 : >"$work/tinyproxy.log"
 start_server
-env -u HTTPS_PROXY ALL_PROXY="http://127.0.0.1:$http_port" listen_ok "ALL_PROXY" --host 127.0.0.1 --port "$port"
+ALL_PROXY="http://127.0.0.1:$http_port" listen_ok "ALL_PROXY" --host 127.0.0.1 --port "$port"
 grep -q "CONNECT 127.0.0.1:$port" "$work/tinyproxy.log" || fail "ALL_PROXY: the proxy saw no CONNECT"
 
 : >"$work/tinyproxy.log"
