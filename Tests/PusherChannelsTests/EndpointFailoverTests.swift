@@ -21,11 +21,36 @@ struct EndpointFailoverTests {
                 options.fallbackEndpoints = [second.clientOptions().endpoint]
                 options.backoff.jitter = 0
                 let clock = VirtualClock()
-                let client = PusherClient(key: first.appKey, options: options, clock: clock)
+                let client = PusherClient(key: second.appKey, options: options, clock: clock)
                 try await withRunningClient(client) { client in
                     try await body(first, second, client, clock)
                 }
             }
+        }
+    }
+
+    @Test(
+        "a first endpoint that does not know the app (4001 before the handshake): the second is tried, where events flow"
+    )
+    func unknownAppMovesOn() async throws {
+        // The first server has another app: it closes with 4001, which with one endpoint would stop the client.
+        try await Self.withTwoServers(first: .init(appKey: "another-app")) { first, second, client, clock in
+            var states = client.connectionStates.makeAsyncIterator()
+            let events = collecting(client.events(on: "news"), count: 1)
+            guard case .reconnecting(1, .seconds(1), let cause)? = await states.collect(until: \.isReconnecting).last
+            else {
+                Issue.record("the refused attempt did not back off")
+                return
+            }
+            #expect(cause.closeCode == 4001)
+            await clock.waitForDeadlines([.seconds(1)])
+            clock.advance(by: .seconds(1))
+            _ = await states.connectedSocketID()
+            #expect(await client.currentEndpoint.port == second.port)
+            await second.waitForSubscribers(of: "news")
+            await second.trigger(channel: "news", event: "flash", data: "from-second")
+            let received = try await events.value
+            #expect(received.map(\.data) == ["from-second"])
         }
     }
 

@@ -31,6 +31,7 @@ extension PusherClient {
             .notice, "switching endpoint",
             ["pusher.host": "\(endpoint.host)", "pusher.fallbacks": "\(fallbacks.count)"])
         self.registerPendingConsumers()
+        self.engine.endpointsChanged(count: 1 + rest.count)
         self.perform(self.engine.restart(at: self.clock.now))
     }
 

@@ -148,6 +148,7 @@ public actor PusherClient: Service {
                 randomSeed: .random(in: 0...UInt64.max)
             )
         )
+        self.engine.endpointsChanged(count: 1 + options.fallbackEndpoints.count)
         (self.commandStream, self.commands) = AsyncStream.makeStream()
         self.metrics = ClientMetrics(options: options.metrics)
     }

@@ -17,7 +17,9 @@ public struct PusherClientOptions: Sendable {
     /// Endpoints tried after ``endpoint``, in order, round robin: an attempt that fails before the
     /// connection is established moves the next attempt (after the usual backoff) to the next
     /// endpoint; a connection that drops after it was established reconnects to the same endpoint
-    /// first. Default none. See ``PusherClient/switchEndpoint(to:fallbacks:)`` to change them at runtime.
+    /// first. A close code 4000–4099 before the handshake moves on too; the client stops only once
+    /// every endpoint has refused that way in a row. Default none. See
+    /// ``PusherClient/switchEndpoint(to:fallbacks:)`` to change them at runtime.
     public var fallbackEndpoints: [PusherEndpoint] = []
     /// Headers added to the WebSocket upgrade request (`Origin`, `Authorization`, `Cookie`, …).
     /// Names are case-insensitive: two names that differ only in case are refused. `Host`,

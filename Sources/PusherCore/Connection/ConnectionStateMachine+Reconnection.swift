@@ -33,10 +33,12 @@ extension ConnectionStateMachine {
         }
         var actions: [Action] = []
         let previous: Attempt
+        var neverEstablished = false
         switch self.state {
         case .connecting(let attempt, _, _, _) where attempt.generation == generation:
             actions += self.cancelLivenessTimer()
             previous = attempt
+            neverEstablished = true
         case .connected(let attempt, _, _, _, let since) where attempt.generation == generation:
             actions += self.cancelLivenessTimer()
             // A connection that stayed up for `resetAfter`, or delivered a channel event and stayed
@@ -55,6 +57,13 @@ extension ConnectionStateMachine {
             cause.code == .pongTimeout ? .reconnectImmediately : CloseCodePolicy(closeCode: cause.closeCode)
         if policy == .reconnectImmediately && previous.reconnectedImmediately {
             policy = .reconnectWithBackoff(minimumDelay: .zero)
+        }
+        // One endpoint's refusal (an unknown app key, a disabled app) before the handshake says
+        // nothing about the others: they are tried in turn, under the backoff, and the client stops
+        // only once each of them has refused in a row.
+        if policy == .doNotReconnect, neverEstablished, self.endpointCount > 1 {
+            self.refusalsInARow += 1
+            if self.refusalsInARow < self.endpointCount { policy = .reconnectWithBackoff(minimumDelay: .zero) }
         }
         var next = previous
         next.attempt += 1

@@ -7,6 +7,7 @@ extension ConnectionStateMachine {
     /// again on the new one, as after any reconnect. Does nothing when idle (initialized,
     /// disconnected or failed: the next ``connect(at:)`` opens the new attempt) or stopped.
     package mutating func restart(at now: Duration) -> [Action] {
+        self.refusalsInARow = 0
         switch self.state {
         case .idle, .stopped:
             return []
@@ -17,5 +18,10 @@ extension ConnectionStateMachine {
             actions += self.open(Attempt(generation: 0, attempt: 0, streak: 0), at: now)
             return actions
         }
+    }
+
+    /// The client now tries `count` endpoints in turn (at least one): its endpoint and fallbacks.
+    package mutating func endpointsChanged(count: Int) {
+        self.endpointCount = max(1, count)
     }
 }

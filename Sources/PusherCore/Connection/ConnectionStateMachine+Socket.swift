@@ -113,6 +113,7 @@ extension ConnectionStateMachine {
         if let server = established.activityTimeout, server > .zero, server < timeout { timeout = server }
         self.lastActivity = now
         self.deliveredChannelEvent = false
+        self.refusalsInARow = 0
         // The counters are kept until the connection proves healthy (see `connectionEnded`): a
         // server that completes the handshake and closes at once must still meet the backoff.
         self.state = .connected(

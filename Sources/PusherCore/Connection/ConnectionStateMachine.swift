@@ -114,6 +114,13 @@ package struct ConnectionStateMachine: Sendable {
     /// The socket the client stopped reading because a consumer is behind (flow control): its
     /// silence is the client's own doing, so it is not taken for a dead connection.
     var pausedGeneration: Generation?
+    /// How many endpoints the client tries in turn (its endpoint and fallbacks; see
+    /// ``endpointsChanged(count:)``). With more than one, a close code 4000–4099 before
+    /// `pusher:connection_established` moves on to the next endpoint instead of failing for good.
+    package internal(set) var endpointCount = 1
+    /// Attempts in a row that the server refused with a close code 4000–4099 before
+    /// `pusher:connection_established`: once every endpoint has, the client stops.
+    var refusalsInARow = 0
 
     package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -156,6 +163,7 @@ package struct ConnectionStateMachine: Sendable {
     /// Connect now. From `waiting` the pending delay is skipped; from idle (initialized,
     /// disconnected or failed) the attempt counter starts afresh.
     package mutating func connect(at now: Duration) -> [Action] {
+        self.refusalsInARow = 0
         switch self.state {
         case .idle:
             return self.open(Attempt(generation: 0, attempt: 0, streak: 0), at: now)

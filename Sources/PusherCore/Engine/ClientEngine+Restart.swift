@@ -7,4 +7,9 @@ extension ClientEngine {
         self.now = now
         return self.apply(self.connection.restart(at: now))
     }
+
+    /// The client now tries `count` endpoints in turn (see ``ConnectionStateMachine/endpointsChanged(count:)``).
+    package mutating func endpointsChanged(count: Int) {
+        self.connection.endpointsChanged(count: count)
+    }
 }
