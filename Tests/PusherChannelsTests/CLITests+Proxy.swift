@@ -71,10 +71,15 @@ extension CLITests {
     @Test(
         "an unreadable --proxy (or environment proxy) is a usage error, exit 2, without its password",
         arguments: [
-            (["--proxy", "ftp://u:cli-pw-1@127.0.0.1:21"], [:], "--proxy: invalid proxy URL ftp://u:***@"),
-            (["--proxy", "http://u:cli-pw-1@127.0.0.1"], [:], "no port"),
+            (["--proxy", "ftp://cli-user-1:cli-pw-1@127.0.0.1:21"], [:], "--proxy: invalid proxy URL ftp://***@"),
+            (["--proxy", "http://cli-user-1:cli-pw-1@127.0.0.1"], [:], "no port"),
+            (["--proxy", "http://cli-user-1@127.0.0.1"], [:], "no port"),
             (["--proxy", "socks4://127.0.0.1:1080"], [:], "unknown scheme socks4://"),
-            ([], ["HTTPS_PROXY": "https://u:cli-pw-1@127.0.0.1:3128"], "HTTPS_PROXY: invalid proxy URL"),
+            ([], ["HTTPS_PROXY": "https://cli-user-1:cli-pw-1@127.0.0.1:3128"], "HTTPS_PROXY: invalid proxy URL"),
+            (
+                [], ["HTTPS_PROXY": "https://cli-user-1:cli-pw-1@127.0.0.1:3128", "NO_PROXY": "other.example"],
+                "HTTPS_PROXY: invalid proxy URL"
+            ),
         ] as [([String], [String: String], String)])
     func invalidProxy(_ arguments: [String], _ environment: [String: String], _ message: String) async throws {
         let cli = try CLIProcess(
@@ -84,6 +89,32 @@ extension CLITests {
         #expect(await cli.exitStatus() == 2)
         #expect(cli.standardError.contains(message), "stderr: \(cli.standardError)")
         #expect(!cli.standardError.contains("cli-pw-1"))
+        #expect(!cli.standardError.contains("cli-user-1"))
+    }
+
+    @Test("an unreadable environment proxy is no usage error when NO_PROXY exempts every --host: events print")
+    func invalidEnvironmentProxyExempt() async throws {
+        try await FakePusherServer.withRunning { server in
+            try await self.listenOnce(
+                server, [], environment: ["HTTPS_PROXY": "ftp://u:pw@127.0.0.1:21", "NO_PROXY": server.host])
+        }
+    }
+
+    @Test("a proxy answering 401: a line on stderr naming the status; the CLI keeps retrying")
+    func proxyAnswering401() async throws {
+        try await FakePusherServer.withRunning { server in
+            try await TestProxy.withRunning(.http(refusal: 401)) { proxy in
+                let cli = try CLIProcess(
+                    self.connectionArguments(server) + ["--channel", "news", "--proxy", proxy.url()],
+                    environment: Self.noProxyEnvironment)
+                await cli.waitForStandardError(containing: "HTTP 401")
+                try await proxy.waitUntil { $0.connections >= 2 }
+                cli.send(signal: SIGINT)
+                #expect(await cli.exitStatus() == 0)
+                #expect(cli.standardError.contains("proxyFailed"), "stderr: \(cli.standardError)")
+                #expect(proxy.snapshot.connections >= 2, "tried again after the backoff")
+            }
+        }
     }
 
     @Test("a proxy answering 407: a line on stderr naming it, never the password; the CLI keeps retrying")

@@ -24,7 +24,8 @@ extension PusherClient {
     /// aborted through its handle. Its timeouts are the engine's timers (see `PusherClient+Timers.swift`).
     nonisolated func runConnection(generation: Generation, url: String, handle: ConnectionHandle) async {
         await self.startConnectionSpan(generation: generation)
-        let configuration = TransportConfiguration(maximumMessageSize: self.options.maximumMessageSize)
+        let configuration = TransportConfiguration(
+            maximumMessageSize: self.options.maximumMessageSize, handshakeTimeout: self.options.handshakeTimeout)
         // Two children: the socket and the abort signal. The first outcome ends the other.
         let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in
             group.addTask {

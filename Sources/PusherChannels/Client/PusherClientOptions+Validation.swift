@@ -50,6 +50,7 @@ extension PusherClientOptions {
             throw Self.invalid(name, "\(value)", "it must be \(bound)")
         }
         try UpgradeHeaders.check(self.headers)
+        if case .proxy(let proxy) = self.proxy { try proxy.validate() }
     }
 
     /// The delays of a retry policy: a zero delay would retry a refusal in a tight loop.

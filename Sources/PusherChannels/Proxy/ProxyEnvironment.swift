@@ -51,18 +51,32 @@ package enum ProxyEnvironment {
     package static func isExempt(host: String, noProxy: String) -> Bool {
         let host = Self.normalized(host)
         guard !host.isEmpty else { return false }
+        let hostAddress = Self.ipBytes(host)
         for rawEntry in noProxy.split(separator: ",") {
             var entry = Self.normalized(Self.withoutPort(rawEntry.trimmingWhitespace()))
             if entry == "*" { return true }
             if entry.hasPrefix("*.") { entry.removeFirst() }
             guard !entry.isEmpty, entry != "." else { continue }
-            if entry.first == "." {
+            if let address = hostAddress {
+                // An IP address matches itself only (`0.1` is no suffix of `10.0.0.1`).
+                if Self.ipBytes(entry) == address { return true }
+            } else if entry.first == "." {
                 if host.hasSuffix(entry) { return true }
             } else if host == entry || host.hasSuffix("." + entry) {
                 return true
             }
         }
         return false
+    }
+
+    /// The bytes of an IPv4 or IPv6 address literal (so that `::1` and `0::1` compare equal), nil
+    /// for a name.
+    private static func ipBytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
     }
 
     /// A variable's value, nil when unset or blank.

@@ -16,14 +16,18 @@ import Foundation
 /// the proxy, these handlers open the tunnel to the server, and only then do the handlers behind
 /// them (TLS for `wss://`, the WebSocket upgrade) see the connection become active.
 enum ProxyTunnel {
+    /// The name of the `CONNECT` handler in the pipeline.
+    static let connectHandlerName = "pusher-proxy-connect"
+
     /// Adds the handshake handlers for `proxy` to `pipeline`, which must not be active yet, ahead
-    /// of the handlers added after them. A refusal reaches those as a `proxyFailed` error.
+    /// of the handlers added after them. A refusal reaches those as a `proxyFailed` error; an HTTP
+    /// proxy that has not answered `CONNECT` within `timeout` as a `handshakeTimeout` one.
     static func addHandlers(
         for proxy: PusherProxy, toHost host: String, port: Int, pipeline: ChannelPipeline.SynchronousOperations,
-        eventLoop: any EventLoop
+        eventLoop: any EventLoop, timeout: Duration
     ) throws {
         let opened = eventLoop.makePromise(of: Void.self)
-        let target = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        let target = Self.authority(host: host, port: port)
         switch proxy.kind {
         case .httpConnect:
             var headers = HTTPHeaders()
@@ -34,24 +38,37 @@ enum ProxyTunnel {
             let encoder = HTTPRequestEncoder()
             let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
             let answer = HTTPProxyAnswerRecorder()
-            // No deadline of its own: the client's handshake timeout covers the whole opening.
+            // A real deadline, not a distant one: the handler cancels its timer only on success, so
+            // after a refusal the timer holds the whole pipeline until it fires.
             let connect = NIOHTTP1ProxyConnectHandler(
-                targetHost: host.contains(":") ? "[\(host)]" : host, targetPort: port, headers: headers,
-                deadline: .distantFuture, promise: opened)
+                targetHost: Self.bracketed(host), targetPort: port, headers: headers,
+                deadline: eventLoop.now + .nanoseconds(timeout.clampedNanoseconds), promise: opened)
             try pipeline.addHandler(encoder)
             try pipeline.addHandler(decoder)
             try pipeline.addHandler(answer)
-            try pipeline.addHandler(connect)
+            try pipeline.addHandler(connect, name: Self.connectHandlerName)
             try pipeline.addHandler(
                 ProxyTunnelGate(
-                    proxy: proxy, target: target, opened: opened.futureResult, answer: answer,
+                    proxy: proxy, target: target, timeout: timeout, opened: opened.futureResult, answer: answer,
                     helpers: [encoder, decoder, answer]))
         case .socks5:
             let socks = SOCKS5ClientHandler(proxy: proxy, host: host, port: port, opened: opened)
             try pipeline.addHandler(socks)
             try pipeline.addHandler(
-                ProxyTunnelGate(proxy: proxy, target: target, opened: opened.futureResult, answer: nil, helpers: []))
+                ProxyTunnelGate(
+                    proxy: proxy, target: target, timeout: timeout, opened: opened.futureResult, answer: nil,
+                    helpers: []))
         }
+    }
+
+    /// `host`, in brackets when it is an IPv6 address.
+    static func bracketed(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// `host:port`, with brackets around an IPv6 address.
+    static func authority(host: String, port: Int) -> String {
+        "\(Self.bracketed(host)):\(port)"
     }
 
     /// The error for a proxy that could not be reached at all (refused, unknown host).

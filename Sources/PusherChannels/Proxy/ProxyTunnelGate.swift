@@ -14,6 +14,8 @@ final class ProxyTunnelGate: ChannelInboundHandler, RemovableChannelHandler {
     private let proxy: PusherProxy
     /// `host:port` of the server the tunnel is for.
     private let target: String
+    /// The client's handshake timeout, which bounds the `CONNECT`.
+    private let timeout: Duration
     private let opened: EventLoopFuture<Void>
     private let answer: HTTPProxyAnswerRecorder?
     /// Handlers of the handshake to remove once the tunnel is open, front first.
@@ -21,11 +23,12 @@ final class ProxyTunnelGate: ChannelInboundHandler, RemovableChannelHandler {
     private var isOpen = false
 
     init(
-        proxy: PusherProxy, target: String, opened: EventLoopFuture<Void>, answer: HTTPProxyAnswerRecorder?,
-        helpers: [any RemovableChannelHandler]
+        proxy: PusherProxy, target: String, timeout: Duration, opened: EventLoopFuture<Void>,
+        answer: HTTPProxyAnswerRecorder?, helpers: [any RemovableChannelHandler]
     ) {
         self.proxy = proxy
         self.target = target
+        self.timeout = timeout
         self.opened = opened
         self.answer = answer
         self.helpers = helpers
@@ -53,16 +56,34 @@ final class ProxyTunnelGate: ChannelInboundHandler, RemovableChannelHandler {
         context.fireErrorCaught(self.isOpen ? error : self.failure(error))
     }
 
-    /// What went wrong in the handshake, naming the proxy and its answer.
+    /// What went wrong in the handshake, naming the proxy and its answer. Every error before the
+    /// tunnel opens is the proxy's: one that is not a `PusherError` yet becomes `proxyFailed`.
     private func failure(_ error: any Error) -> any Error {
         if error is PusherError { return error }
-        guard let connectError = error as? NIOHTTP1ProxyConnectHandler.Error else { return error }
+        let cause = error
+        guard let connectError = error as? NIOHTTP1ProxyConnectHandler.Error else {
+            if error is HTTPParserError {
+                return PusherError(
+                    .proxyFailed, "the \(self.proxy.name) sent an answer that is not HTTP (is it an HTTP proxy?)",
+                    cause: cause)
+            }
+            return PusherError(.proxyFailed, "the \(self.proxy.name) failed during its handshake", cause: cause)
+        }
         let refused = "the \(self.proxy.name) refused the tunnel to \(self.target)"
         if let status = self.answer?.status, !(200..<300).contains(status.code) {
-            return PusherError(.proxyFailed, "\(refused): HTTP \(status.code) \(status.reasonPhrase)")
+            var error = PusherError(
+                .proxyFailed, "\(refused): HTTP \(status.code) \(Self.shown(status.reasonPhrase))", cause: cause)
+            error.httpStatus = Int(status.code)
+            return error
         }
         if connectError == .proxyAuthenticationRequired() {
-            return PusherError(.proxyFailed, "\(refused): HTTP 407 Proxy Authentication Required")
+            var error = PusherError(.proxyFailed, "\(refused): HTTP 407 Proxy Authentication Required", cause: cause)
+            error.httpStatus = 407
+            return error
+        }
+        if connectError == .httpProxyHandshakeTimeout() {
+            return PusherError(
+                .handshakeTimeout, "the \(self.proxy.name) did not answer CONNECT within \(self.timeout)", cause: cause)
         }
         if connectError == .remoteConnectionClosed() || connectError == .channelUnexpectedlyInactive() {
             return PusherError(.proxyFailed, "the \(self.proxy.name) closed the connection before answering CONNECT")
@@ -70,6 +91,15 @@ final class ProxyTunnelGate: ChannelInboundHandler, RemovableChannelHandler {
         if connectError == .invalidProxyResponse() {
             return PusherError(.proxyFailed, "the \(self.proxy.name) answered CONNECT with a body")
         }
-        return PusherError(.proxyFailed, "the \(self.proxy.name) failed to open a tunnel to \(self.target)")
+        return PusherError(
+            .proxyFailed, "the \(self.proxy.name) failed to open a tunnel to \(self.target)", cause: cause)
+    }
+
+    /// A reason phrase as the proxy sent it, fit for a message: without control characters, at
+    /// most 64 characters (a proxy may send kilobytes).
+    static func shown(_ reasonPhrase: String) -> String {
+        var text = String(reasonPhrase.unicodeScalars.filter { $0.properties.generalCategory != .control })
+        if text.count > 64 { text = String(text.prefix(64)) + "…" }
+        return text
     }
 }

@@ -57,18 +57,17 @@ enum ProxyURLParser {
         guard let number = Int(port), (1...65535).contains(number) else {
             throw invalid("the port must be a number from 1 to 65535")
         }
-        return PusherProxy(kind, host: String(host), port: number, username: username, password: password)
+        let proxy = PusherProxy(kind, host: String(host), port: number, username: username, password: password)
+        if let problem = proxy.problem { throw invalid(problem) }
+        return proxy
     }
 
-    /// `url` with the password of its user info (from the first `:` after the scheme to the last
-    /// `@`) replaced by `***`: a password holding `/`, `@` or `:` is hidden whole.
+    /// `url` with its user info (from the scheme to the last `@`) replaced by `***`: neither the
+    /// username (which may be a token) nor a password holding `/`, `@` or `:` shows.
     static func redacted(_ url: String) -> String {
         let authorityStart = url.firstRange(of: "://")?.upperBound ?? url.startIndex
-        let rest = url[authorityStart...]
-        guard let at = rest.lastIndex(of: "@") else { return url }
-        let userInfo = rest[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
+        guard let at = url[authorityStart...].lastIndex(of: "@") else { return url }
+        return String(url[..<authorityStart]) + "***" + String(url[at...])
     }
 
     /// `text` with its `%XX` escapes decoded as UTF-8.

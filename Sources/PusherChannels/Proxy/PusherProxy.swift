@@ -14,8 +14,8 @@ import PusherCore
 /// options.proxy = .proxy(try PusherProxy(url: "http://user:secret@proxy.internal:3128"))
 /// ```
 ///
-/// The password never appears in ``description``, ``debugDescription``, a `Mirror` of the value or
-/// any error: it shows as `***`.
+/// Neither the username (which may be a token) nor the password appears in ``description``,
+/// ``debugDescription``, a `Mirror` of the value or any error: the user info shows as `***`.
 public struct PusherProxy: Sendable, Hashable {
     /// How the client talks to the proxy.
     public enum Kind: Sendable, Hashable {
@@ -33,12 +33,15 @@ public struct PusherProxy: Sendable, Hashable {
     public var host: String
     /// The proxy's port.
     public var port: Int
-    /// The username for the proxy, if it asks for one.
+    /// The username for the proxy, if it asks for one. Never printed.
     public var username: String?
     /// The password for the proxy. Never printed.
     public var password: String?
 
-    /// A proxy given part by part.
+    /// A proxy given part by part. ``PusherClient/connect()`` checks it (failing with
+    /// `invalidConfiguration`): a host, a port from 1 to 65535, a username that is not empty when
+    /// given, and for SOCKS5 a username and password of at most
+    /// 255 UTF-8 bytes each.
     public init(_ kind: Kind, host: String, port: Int, username: String? = nil, password: String? = nil) {
         self.kind = kind
         self.host = host
@@ -54,15 +57,16 @@ public struct PusherProxy: Sendable, Hashable {
     /// the port.
     ///
     /// - Throws: `PusherError` with code `invalidConfiguration` for another scheme (`https://`
-    ///   proxies included), a missing or invalid port, a missing host or a bad percent escape. The
-    ///   error shows the URL with its password replaced by `***`.
+    ///   proxies included), a missing or invalid port, a missing host, a bad percent escape, an
+    ///   empty username or one the part-by-part initializer's rules refuse. The error shows the URL
+    ///   with its user info replaced by `***`.
     public init(url: String) throws(PusherError) {
         self = try ProxyURLParser.parse(url)
     }
 
     /// `host:port`, with brackets around an IPv6 address.
     var address: String {
-        "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)"
+        ProxyTunnel.authority(host: self.host, port: self.port)
     }
 
     /// What the proxy is called in messages: "HTTP proxy host:port" or "SOCKS5 proxy host:port".
@@ -75,24 +79,24 @@ public struct PusherProxy: Sendable, Hashable {
 }
 
 extension PusherProxy: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The proxy as a URL, its password shown as `***`: `http://user:***@proxy.internal:3128`.
+    /// The proxy as a URL, its user info (username and password) shown as `***`:
+    /// `http://***@proxy.internal:3128`.
     public var description: String {
         let scheme = self.kind == .httpConnect ? "http" : "socks5"
-        let credentials =
-            self.username.map { "\($0)\(self.password == nil ? "" : ":***")@" } ?? (self.password == nil ? "" : ":***@")
+        let credentials = self.username == nil && self.password == nil ? "" : "***@"
         return "\(scheme)://\(credentials)\(self.address)"
     }
 
-    /// The same as ``description``: the password is never shown.
+    /// The same as ``description``: neither the username nor the password is shown.
     public var debugDescription: String { "PusherProxy(\(self.description))" }
 
-    /// The fields, with the password as `***`.
+    /// The fields, with the username and password as `***`.
     public var customMirror: Mirror {
         Mirror(
             self,
             children: [
-                "kind": self.kind, "host": self.host, "port": self.port, "username": self.username as Any,
-                "password": self.password == nil ? "nil" : "***",
+                "kind": self.kind, "host": self.host, "port": self.port,
+                "username": self.username == nil ? "nil" : "***", "password": self.password == nil ? "nil" : "***",
             ],
             displayStyle: .struct)
     }

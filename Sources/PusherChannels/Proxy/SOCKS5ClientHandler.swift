@@ -111,8 +111,9 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
             self.sendRequest(context: context)
         case 0x02 where self.proxy.username != nil:
             self.state = .awaitingAuthentication
-            let username = Array((self.proxy.username ?? "").utf8.prefix(255))
-            let password = Array((self.proxy.password ?? "").utf8.prefix(255))
+            // Both at most 255 bytes: checked with the options (PusherProxy.problem).
+            let username = Array((self.proxy.username ?? "").utf8)
+            let password = Array((self.proxy.password ?? "").utf8)
             self.send(
                 [0x01, UInt8(username.count)] + username + [UInt8(password.count)] + password, context: context)
         case 0xFF where self.proxy.username == nil:
@@ -129,7 +130,15 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     private func readAuthentication(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) -> Bool {
-        guard buffer.readInteger(as: UInt8.self) != nil, let status = buffer.readInteger(as: UInt8.self) else {
+        guard let version = buffer.readInteger(as: UInt8.self), let status = buffer.readInteger(as: UInt8.self) else {
+            return false
+        }
+        // RFC 1929's answer carries the sub-negotiation's version, 0x01.
+        guard version == 0x01 else {
+            self.fail(
+                context: context,
+                "the \(self.proxy.name) sent an answer to the username and password that is not RFC 1929 (version 0x\(Self.hex(version)))"
+            )
             return false
         }
         guard status == 0x00 else {
@@ -144,9 +153,16 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     private func readReply(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) -> Bool {
         // Version, reply, reserved, address type, address, port.
-        guard buffer.readableBytes >= 5, let reply = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self),
+        guard buffer.readableBytes >= 5, let version = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
+            let reply = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self),
             let type = buffer.getInteger(at: buffer.readerIndex + 3, as: UInt8.self)
         else { return false }
+        guard version == 0x05 else {
+            self.fail(
+                context: context,
+                "the \(self.proxy.name) sent a reply that is not SOCKS5 (version 0x\(Self.hex(version)))")
+            return false
+        }
         guard reply == 0x00 else {
             self.fail(
                 context: context,
@@ -175,7 +191,8 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
         if let address = Self.ipBytes(self.host) {
             request += [address.count == 4 ? 0x01 : 0x04] + address
         } else {
-            let name = Array(self.host.utf8.prefix(255))
+            // At most 253 bytes: PusherEndpoint refuses longer names, so the length fits its byte.
+            let name = Array(self.host.utf8)
             request += [0x03, UInt8(name.count)] + name
         }
         request += [UInt8(self.port >> 8), UInt8(self.port & 0xFF)]
@@ -183,12 +200,13 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     private func finish(context: ChannelHandlerContext) {
-        // Bytes the server sent right after the reply belong to the tunnel.
+        // Open first: the gate behind then tells TLS and the upgrade the connection is active, so
+        // that bytes the server sent right after the reply reach them only after that.
+        self.opened.succeed()
         if let rest = self.received {
             self.received = nil
             context.fireChannelRead(self.wrapInboundOut(rest))
         }
-        self.opened.succeed()
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
@@ -205,7 +223,7 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
         context.writeAndFlush(self.wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
 
-    private var targetText: String { "\(self.host.contains(":") ? "[\(self.host)]" : self.host):\(self.port)" }
+    private var targetText: String { ProxyTunnel.authority(host: self.host, port: self.port) }
 
     /// The 4 or 16 bytes of an IP address literal, nil for a name.
     private static func ipBytes(_ host: String) -> [UInt8]? {

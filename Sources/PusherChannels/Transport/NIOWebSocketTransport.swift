@@ -57,7 +57,7 @@ package struct NIOWebSocketTransport: PusherTransport {
                         // The tunnel first; TLS and the upgrade start once it is open.
                         try ProxyTunnel.addHandlers(
                             for: proxy, toHost: target.host, port: target.port, pipeline: pipeline,
-                            eventLoop: channel.eventLoop)
+                            eventLoop: channel.eventLoop, timeout: configuration.handshakeTimeout)
                     }
                     if let sslContext {
                         // No SNI for an IP address (TLS forbids it); NIOSSL then checks the

@@ -6,8 +6,11 @@ package struct TransportConfiguration: Sendable {
     package var maximumMessageSize: Int
     /// Headers added to the upgrade request (checked: none is the transport's own).
     package var headers: [(name: String, value: String)] = []
+    /// The client's handshake timeout: a transport's own handshake steps (a proxy's) end by then.
+    package var handshakeTimeout: Duration
 
-    package init(maximumMessageSize: Int) {
+    package init(maximumMessageSize: Int, handshakeTimeout: Duration = .seconds(10)) {
         self.maximumMessageSize = maximumMessageSize
+        self.handshakeTimeout = handshakeTimeout
     }
 }

@@ -86,7 +86,8 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
     public var closeCode: Int?
     /// The channel the error concerns, when there is one.
     public var channel: String?
-    /// The HTTP status of an auth endpoint's answer, for `authorizationFailed`.
+    /// The HTTP status of an auth endpoint's answer, for `authorizationFailed`, or of an HTTP
+    /// proxy's refusal of `CONNECT`, for `proxyFailed`.
     public var httpStatus: Int?
     /// The body of an auth endpoint's answer (at most 4 KiB of it), for `authorizationFailed`.
     public var responseBody: String?

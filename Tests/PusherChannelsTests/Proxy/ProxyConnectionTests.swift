@@ -11,13 +11,14 @@ import Testing
 struct ProxyConnectionTests {
     /// Runs `body` with a fake server (with TLS when `tls`), a proxy behaving as `behaviour`, and a
     /// running client on a virtual clock (no jitter) that connects to `host` through the proxy URL
-    /// `proxyURL(proxy)`, logging into `records`.
+    /// `proxyURL(proxy)`, logging into `records`, its options changed by `configure`.
     func withProxiedClient(
         _ behaviour: TestProxy.Behaviour,
         host: String = "localhost",
         tls: Bool = false,
         proxyURL: (TestProxy) -> String = { $0.url() },
         records: LogRecords = LogRecords(),
+        configure: (inout PusherClientOptions) -> Void = { _ in },
         _ body: (FakePusherServer, TestProxy, PusherClient, VirtualClock) async throws -> Void
     ) async throws {
         try await FakePusherServer.withRunning(configuration: .init(tls: tls ? .localhost : nil)) { server in
@@ -26,6 +27,7 @@ struct ProxyConnectionTests {
                 options.endpoint.host = host
                 options.backoff.jitter = 0
                 options.proxy = .proxy(try PusherProxy(url: proxyURL(proxy)))
+                configure(&options)
                 let clock = VirtualClock()
                 var logger = Logger(label: "proxy-test", factory: { _ in CapturingLogHandler(records: records) })
                 logger.logLevel = .trace

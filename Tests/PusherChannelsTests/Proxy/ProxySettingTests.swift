@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import PusherChannels
+import PusherChannelsTesting
 import Testing
 
 @Suite("Proxies: URLs, redaction and the proxy environment")
@@ -46,6 +47,10 @@ struct ProxySettingTests {
             ("http://u:s3cret@proxy:3128/path", "no path"),
             ("http://u:s3cr/et@proxy", "no port"),
             ("http://u:s3cret%zz@proxy:1", "percent escape in the password"),
+            ("ftp://s3cret-token@proxy:1", "unknown scheme ftp://"),
+            ("http://:s3cret@proxy:1", "an empty username"),
+            ("socks5://\(String(repeating: "u", count: 256)):s3cret@proxy:1", "username is at most 255 bytes"),
+            ("socks5://u:s3cret\(String(repeating: "p", count: 250))@proxy:1", "password is at most 255 bytes"),
         ])
     func refuses(_ url: String, _ reason: String) {
         let error = #expect(throws: PusherError.self) { try PusherProxy(url: url) }
@@ -54,16 +59,19 @@ struct ProxySettingTests {
         #expect(error?.description.contains("s3cr") == false, "\(String(describing: error))")
     }
 
-    @Test("description, debugDescription and Mirror never show the password")
+    @Test("description, debugDescription and Mirror show neither the username nor the password")
     func redaction() throws {
         let proxy = try PusherProxy(url: "http://alice:top-secret@proxy.example:3128")
-        #expect(proxy.description == "http://alice:***@proxy.example:3128")
+        #expect(proxy.description == "http://***@proxy.example:3128")
+        #expect(
+            try PusherProxy(url: "http://TOKEN123@proxy.example:3128").description == "http://***@proxy.example:3128")
         #expect(!proxy.debugDescription.contains("top-secret"))
         #expect(!String(reflecting: proxy).contains("top-secret"))
         var dumped = ""
         dump(proxy, to: &dumped)
         #expect(!dumped.contains("top-secret"))
-        #expect(dumped.contains("alice"))
+        #expect(!dumped.contains("alice"))
+        #expect(!proxy.debugDescription.contains("alice"))
         var options = PusherClientOptions(host: "ws.example")
         options.proxy = .proxy(proxy)
         var dumpedOptions = ""
@@ -137,6 +145,12 @@ struct ProxySettingTests {
             name: "NO_PROXY IPv4 literal does not match another address", host: "127.0.0.2",
             environment: ["HTTPS_PROXY": "http://p:1", "NO_PROXY": "127.0.0.1"], proxy: "http://p:1"),
         .init(
+            name: "NO_PROXY IP literal is no name suffix", host: "10.0.0.1",
+            environment: ["HTTPS_PROXY": "http://p:1", "NO_PROXY": "0.1,0.0.1"], proxy: "http://p:1"),
+        .init(
+            name: "NO_PROXY IPv6 literal in another spelling", host: "::1",
+            environment: ["HTTPS_PROXY": "http://p:1", "NO_PROXY": "0:0::1"], proxy: nil),
+        .init(
             name: "NO_PROXY IPv6 literal, bracketed", host: "::1",
             environment: ["HTTPS_PROXY": "http://p:1", "NO_PROXY": "[::1]"], proxy: nil),
         .init(
@@ -181,5 +195,36 @@ struct ProxySettingTests {
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.hasPrefix("ALL_PROXY: ") == true, "\(String(describing: error))")
         #expect(error?.message.contains("hidden") == false)
+    }
+
+    @Test(
+        "a proxy given part by part that the client cannot use fails connect(): invalidConfiguration, no socket",
+        arguments: [
+            (PusherProxy(.httpConnect, host: "", port: 3128), "no host"),
+            (PusherProxy(.httpConnect, host: "p", port: 0), "port must be"),
+            (PusherProxy(.socks5, host: "p", port: 70_000), "port must be"),
+            (PusherProxy(.httpConnect, host: "p", port: 1, username: "", password: "s3cret"), "an empty username"),
+            (
+                PusherProxy(
+                    .socks5, host: "p", port: 1, username: String(repeating: "é", count: 128), password: "s3cret"),
+                "username is at most 255 bytes"
+            ),
+            (
+                PusherProxy(
+                    .socks5, host: "p", port: 1, username: "u", password: "s3cret" + String(repeating: "x", count: 250)),
+                "password is at most 255 bytes"
+            ),
+        ] as [(PusherProxy, String)])
+    func invalidProxyOption(_ proxy: PusherProxy, _ reason: String) async throws {
+        try await withInMemoryClient(options: { $0.proxy = .proxy(proxy) }) { harness in
+            var states = harness.client.connectionStates.makeAsyncIterator()
+            let first = await states.collect { $0 != .initialized }.last
+            let failure = try #require(first?.failure)
+            #expect(failure.code == .invalidConfiguration)
+            #expect(failure.message.contains("invalid option proxy "), "\(failure.message)")
+            #expect(failure.message.contains(reason), "\(failure.message)")
+            #expect(!failure.description.contains("s3cret"))
+            #expect(harness.transport.connections.isEmpty)
+        }
     }
 }

@@ -16,13 +16,22 @@ final class TestProxy: Sendable {
         /// `Proxy-Authorization` gets 407; with `refusal`, every request gets that status.
         case http(credentials: (String, String)? = nil, refusal: Int? = nil)
         /// A SOCKS5 proxy; with `credentials`, only the username/password method is accepted;
-        /// with `reply`, every request gets that failure reply.
-        case socks5(credentials: (String, String)? = nil, reply: UInt8? = nil)
+        /// with `reply`, every request gets that failure reply. A success reply carries
+        /// `boundAddress` (address type and address) and is sent one byte per write with `bytewise`.
+        case socks5(
+            credentials: (String, String)? = nil, reply: UInt8? = nil, boundAddress: [UInt8] = [1, 127, 0, 0, 1],
+            bytewise: Bool = false)
+        /// Takes the connection and never answers (an HTTP proxy URL points at it).
+        case stall
+        /// Answers the first bytes with `answer` and closes (an HTTP proxy URL points at it).
+        case raw(answer: [UInt8])
     }
 
     struct Seen: Sendable {
         /// Connections accepted.
         var connections = 0
+        /// Connections that ended (closed by either side).
+        var closed = 0
         /// What each client asked to reach: `host:port` of a CONNECT or SOCKS5 request, or the
         /// request line of an absolute-URI request.
         var targets: [String] = []
@@ -49,7 +58,7 @@ final class TestProxy: Sendable {
 
     /// The proxy's URL, with `user:pass@` when given.
     func url(credentials: String? = nil) -> String {
-        let scheme = if case .http = self.behaviour { "http" } else { "socks5" }
+        let scheme = if case .socks5 = self.behaviour { "socks5" } else { "http" }
         return "\(scheme)://\(credentials.map { "\($0)@" } ?? "")127.0.0.1:\(self.port)"
     }
 
@@ -96,14 +105,25 @@ final class TestProxy: Sendable {
     }
 
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async throws {
+        defer { self.seen.withLockedValue { $0.closed += 1 } }
         try await connection.executeThenClose { inbound, outbound in
             var reader = ByteReader(iterator: inbound.makeAsyncIterator())
             let tunnel: (host: String, port: Int, firstBytes: ByteBuffer)?
             switch self.behaviour {
             case .http(let credentials, let refusal):
                 tunnel = try await self.httpHandshake(&reader, outbound, credentials: credentials, refusal: refusal)
-            case .socks5(let credentials, let reply):
-                tunnel = try await self.socksHandshake(&reader, outbound, credentials: credentials, reply: reply)
+            case .socks5(let credentials, let reply, let boundAddress, let bytewise):
+                tunnel = try await self.socksHandshake(
+                    &reader, outbound, credentials: credentials, reply: reply,
+                    success: [5, 0, 0] + boundAddress + [0, 0],
+                    bytewise: bytewise)
+            case .stall:
+                while try await reader.iterator.next() != nil {}
+                tunnel = nil
+            case .raw(let answer):
+                _ = try await reader.iterator.next()
+                try await outbound.write(ByteBuffer(bytes: answer))
+                tunnel = nil
             }
             guard let tunnel else { return }
             let target = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -174,7 +194,7 @@ final class TestProxy: Sendable {
 
     private func socksHandshake(
         _ reader: inout ByteReader, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        credentials: (String, String)?, reply: UInt8?
+        credentials: (String, String)?, reply: UInt8?, success: [UInt8], bytewise: Bool
     ) async throws -> (host: String, port: Int, firstBytes: ByteBuffer)? {
         guard let greeting = try await reader.bytes(2), greeting[0] == 5,
             let methods = try await reader.bytes(Int(greeting[1]))
@@ -230,7 +250,11 @@ final class TestProxy: Sendable {
             try await outbound.write(ByteBuffer(bytes: [5, reply, 0, 1, 0, 0, 0, 0, 0, 0]))
             return nil
         }
-        try await outbound.write(ByteBuffer(bytes: [5, 0, 0, 1, 127, 0, 0, 1, 0, 0]))
+        if bytewise {
+            for byte in success { try await outbound.write(ByteBuffer(bytes: [byte])) }
+        } else {
+            try await outbound.write(ByteBuffer(bytes: success))
+        }
         return (host, port, ByteBuffer())
     }
 
@@ -239,34 +263,5 @@ final class TestProxy: Sendable {
         var host = String(target[..<colon])
         if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
         return (host, Int(target[target.index(after: colon)...])!)
-    }
-}
-
-/// Reads a connection's bytes as a handshake needs them, keeping what is left over.
-struct ByteReader {
-    var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-    var pending = ByteBuffer()
-
-    /// Exactly `count` bytes, or nil when the connection ended first.
-    mutating func bytes(_ count: Int) async throws -> [UInt8]? {
-        while self.pending.readableBytes < count {
-            guard var more = try await self.iterator.next() else { return nil }
-            self.pending.writeBuffer(&more)
-        }
-        return self.pending.readBytes(length: count)
-    }
-
-    /// An HTTP head up to its blank line (without it), or nil when the connection ended first.
-    mutating func head() async throws -> String? {
-        while true {
-            let text = String(buffer: self.pending)
-            if let end = text.range(of: "\r\n\r\n") {
-                let head = String(text[..<end.lowerBound])
-                self.pending.moveReaderIndex(forwardBy: text[..<end.upperBound].utf8.count)
-                return head
-            }
-            guard var more = try await self.iterator.next() else { return nil }
-            self.pending.writeBuffer(&more)
-        }
     }
 }
