@@ -1,19 +1,29 @@
 // SPDX-License-Identifier: MIT
 
+import InMemoryTracing
 import PusherChannels
 import PusherChannelsTesting
 import Testing
+import Tracing
 
 // Proxies that refuse, stall or answer something else, and SOCKS5 replies of every form.
 extension ProxyConnectionTests {
-    @Test("a 401 answer to CONNECT is proxyFailed naming it, with httpStatus 401; retried after the backoff")
+    @Test(
+        "a 401 answer to CONNECT is proxyFailed naming it, with httpStatus 401 (also on the connection span); retried after the backoff"
+    )
     func http401() async throws {
-        try await self.withProxiedClient(.http(refusal: 401)) { _, proxy, client, clock in
-            let error = try await self.refusedTwice(proxy, client, clock)
-            #expect(error.code == .proxyFailed)
-            #expect(error.message.contains("HTTP 401"), "\(error.message)")
-            #expect(error.httpStatus == 401)
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await self.withProxiedClient(.http(refusal: 401)) { _, proxy, client, clock in
+                let error = try await self.refusedTwice(proxy, client, clock)
+                #expect(error.code == .proxyFailed)
+                #expect(error.message.contains("HTTP 401"), "\(error.message)")
+                #expect(error.httpStatus == 401)
+            }
         }
+        let connects = tracer.finishedSpans.filter { $0.operationName == "pusher.connect" }
+        #expect(!connects.isEmpty)
+        for span in connects { #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == 401) }
     }
 
     @Test("wss:// refused by the proxy is proxyFailed naming the status (not a TLS failure)")
