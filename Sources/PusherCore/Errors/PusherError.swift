@@ -20,7 +20,8 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let connectionClosed = Code(base: .connectionClosed)
         /// The connection could not be opened or broke (DNS, TCP, TLS, upgrade refused, reset).
         public static let transportFailed = Code(base: .transportFailed)
-        /// The socket opened but `pusher:connection_established` did not arrive in time.
+        /// The socket opened but `pusher:connection_established` did not arrive in time, or an
+        /// HTTP proxy did not answer `CONNECT` within the handshake timeout.
         public static let handshakeTimeout = Code(base: .handshakeTimeout)
         /// A ping went unanswered for the pong timeout; the socket was dropped.
         public static let pongTimeout = Code(base: .pongTimeout)
