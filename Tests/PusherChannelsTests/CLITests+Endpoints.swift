@@ -100,6 +100,13 @@ extension CLITests {
             await server.waitForSubscribers(of: "news")
             cli.send(signal: SIGTERM)
             #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+            // The first attempt went to --port (not 80), the second to the entry's own port.
+            #expect(
+                cli.standardError.contains("state: connecting(attempt: 0) to 127.0.0.1:\(deadPort)\n"),
+                "stderr: \(cli.standardError)")
+            #expect(
+                cli.standardError.contains("state: connecting(attempt: 1) to localhost:\(server.port)\n"),
+                "stderr: \(cli.standardError)")
         }
     }
 
