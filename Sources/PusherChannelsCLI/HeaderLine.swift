@@ -8,7 +8,8 @@ struct HeaderLine: Sendable, Hashable {
 
     /// Parses `Name: value`: the name is an HTTP token (letters, digits and ``!#$%&'*+-.^_`|~``),
     /// the value has no line breaks or NUL; whitespace around both is dropped. The error never
-    /// repeats the value, which is often a secret. `kind` names the header in errors.
+    /// repeats the value, which is often a secret, nor what follows an invalid character of the
+    /// name. `kind` names the header in errors.
     static func parse(_ text: String, kind: String = "an auth header") throws(CLIError) -> HeaderLine {
         guard let colon = text.firstIndex(of: ":") else {
             throw CLIError("\(kind) takes 'Name: value' (no ':' found)")
@@ -16,8 +17,8 @@ struct HeaderLine: Sendable, Hashable {
         let name = text[..<colon].trimmingWhitespace()
         let value = text[text.index(after: colon)...].trimmingWhitespace()
         guard !name.isEmpty else { throw CLIError("\(kind) takes 'Name: value' (the name is empty)") }
-        guard name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
-            throw CLIError("the name of \(kind) '\(TerminalText.escaped(name))' is not a valid HTTP header name")
+        if let invalid = name.unicodeScalars.firstIndex(where: { !Self.isTokenCharacter($0) }) {
+            throw CLIError("the name of \(kind) is not a valid HTTP header name: \(Self.describe(invalid, in: name))")
         }
         guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
             throw CLIError("the value of \(kind) '\(name)' has a line break or NUL")
@@ -36,6 +37,22 @@ struct HeaderLine: Sendable, Hashable {
             result[header.name] = header.value
         }
         return result
+    }
+
+    /// Where the first invalid character of `name` is, naming only what comes before it: a name
+    /// with a space is often a mistyped `Authorization Bearer <token>`, whose rest is a secret.
+    private static func describe(_ invalid: String.UnicodeScalarView.Index, in name: String) -> String {
+        let scalars = name.unicodeScalars
+        let position = scalars.distance(from: scalars.startIndex, to: invalid) + 1
+        let character =
+            switch scalars[invalid] {
+            case " ": "a space"
+            case "\t": "a tab"
+            case let scalar: "'\(TerminalText.escaped(String(scalar)))'"
+            }
+        let before = String(scalars[..<invalid])
+        let prefix = before.isEmpty ? "" : " after '\(TerminalText.escaped(before))'"
+        return "character \(position) is \(character)\(prefix); the rest is not repeated"
     }
 
     private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {

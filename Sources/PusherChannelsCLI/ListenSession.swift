@@ -32,16 +32,19 @@ struct ListenSession: Sendable {
     func run() async throws -> ListenOutcome {
         try await withThrowingTaskGroup(of: ListenOutcome.self) { group in
             // Made before any task runs, so that nothing published from now on is missed.
-            let states = self.client.connectionStates.makeAsyncIterator()
+            let states = self.client.connectionStatesAtEndpoints.makeAsyncIterator()
             let errors = self.client.errors.makeAsyncIterator()
             let subscriptions = self.client.subscriptionEvents().makeAsyncIterator()
             group.addTask {
                 var states = states
                 // With more than one --host, each attempt names its endpoint.
                 let endpoints = 1 + self.client.options.fallbackEndpoints.count
-                while let state = await states.next() {
-                    if case .connecting = state, endpoints > 1 {
-                        Output.error("state: \(state) to \(HostArgument.describe(await self.client.currentEndpoint))")
+                // The endpoint comes with the state: by the time a line is written, a later attempt may
+                // have gone elsewhere.
+                while let next = await states.next() {
+                    let state = next.state
+                    if case .connecting = state, endpoints > 1, let endpoint = next.endpoint {
+                        Output.error("state: \(state) to \(HostArgument.describe(endpoint))")
                     } else {
                         Output.error("state: \(state)")
                     }

@@ -21,7 +21,8 @@ extension CLITests {
         -> CLIProcess
     {
         let cli = try CLIProcess(arguments, environment: environment)
-        cli.stdin.fileHandleForWriting.write(Data(input.utf8))
+        // `write(contentsOf:)` throws on a broken pipe (the process exited early) instead of trapping.
+        try? cli.stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try cli.stdin.fileHandleForWriting.close()
         _ = await cli.exitStatus()
         return cli

@@ -53,6 +53,22 @@ extension CLITests {
         }
     }
 
+    @Test(
+        "a header name with a space (a mistyped 'Authorization: Bearer …') is refused without repeating what follows it",
+        arguments: ["--header", "--auth-header"]
+    )
+    func mistypedHeaderNameNotRepeated(option: String) async throws {
+        let cli = try CLIProcess([
+            "listen", "--key", "k", "--no-tls", "--host", "127.0.0.1", "--port", "1", option,
+            "Authorization Bearer tok-s3cret:x", "--channel", "news",
+        ])
+        #expect(await cli.exitStatus() == 2, "stderr: \(cli.standardError)")
+        #expect(
+            cli.standardError.contains("not a valid HTTP header name: character 14 is a space after 'Authorization'"),
+            "stderr: \(cli.standardError)")
+        #expect(!cli.standardError.contains("Bearer") && !cli.standardError.contains("s3cret"))
+    }
+
     @Test("--host H:P with a dead first endpoint and a live second one: the CLI moves on and receives events")
     func hostFailover() async throws {
         // A port nothing listens on any more.
@@ -84,6 +100,13 @@ extension CLITests {
             await server.waitForSubscribers(of: "news")
             cli.send(signal: SIGTERM)
             #expect(await cli.exitStatus() == 0, "stderr: \(cli.standardError)")
+            // The first attempt went to --port (not 80), the second to the entry's own port.
+            #expect(
+                cli.standardError.contains("state: connecting(attempt: 0) to 127.0.0.1:\(deadPort)\n"),
+                "stderr: \(cli.standardError)")
+            #expect(
+                cli.standardError.contains("state: connecting(attempt: 1) to localhost:\(server.port)\n"),
+                "stderr: \(cli.standardError)")
         }
     }
 

@@ -101,6 +101,40 @@ struct EndpointFailoverTests {
         }
     }
 
+    @Test("each connection state comes with the endpoint of its attempt, however late it is read")
+    func statesCarryTheirEndpoint() async throws {
+        try await FakePusherServer.withRunning { first in
+            first.refuseConnections(true)
+            try await FakePusherServer.withRunning { second in
+                var options = first.clientOptions()
+                options.fallbackEndpoints = [second.clientOptions().endpoint]
+                options.backoff.jitter = 0
+                options.connectsAutomatically = false
+                let clock = VirtualClock()
+                let client = PusherClient(key: first.appKey, options: options, clock: clock)
+                try await withRunningClient(client) { client in
+                    var paired = client.connectionStatesAtEndpoints.makeAsyncIterator()
+                    var states = client.connectionStates.makeAsyncIterator()
+                    await client.connect()
+                    _ = await states.collect(until: \.isReconnecting)
+                    await clock.waitForDeadlines([.seconds(1)])
+                    clock.advance(by: .seconds(1))
+                    _ = await states.connectedSocketID()
+                    // Read only now: the latest endpoint is the second, yet each attempt names its own.
+                    #expect(await client.currentEndpoint.port == second.port)
+                    var attempts: [String] = []
+                    while let next = await paired.next() {
+                        if case .connecting(let attempt) = next.state {
+                            attempts.append("\(attempt)@\(next.endpoint?.port ?? 0)")
+                        }
+                        if next.state.isConnected { break }
+                    }
+                    #expect(attempts == ["0@\(first.port)", "1@\(second.port)"])
+                }
+            }
+        }
+    }
+
     @Test("a first endpoint that never sends connection_established: handshake timeout, then the second")
     func handshakeTimeoutMovesOn() async throws {
         try await Self.withTwoServers(first: .init(sendsConnectionEstablished: false)) { first, second, client, clock in

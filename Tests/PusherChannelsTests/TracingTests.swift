@@ -159,6 +159,35 @@ struct TracingTests {
         #expect(attempts[0].status == nil)
     }
 
+    @Test("an attempt's span names the endpoint it was opened to, even when the client switched before its task ran")
+    func attemptSpanNamesItsEndpoint() async throws {
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await withInMemoryClient(options: { $0.connectsAutomatically = false }) { harness in
+                var states = harness.client.connectionStates.makeAsyncIterator()
+                try await Self.connectThenSwitch(harness.client, to: PusherEndpoint(host: "other.invalid"))
+                // The first attempt may or may not have reached the transport before it was dropped.
+                var peer = await harness.transport.nextConnection()
+                if !peer.url.contains("other.invalid") { peer = await harness.transport.nextConnection() }
+                peer.establish(socketID: "2.2")
+                _ = await states.connectedSocketID()
+            }
+        }
+        let attempts = Self.spans(tracer, named: "pusher.connect")
+        try #require(attempts.count == 2)
+        let given = try #require(attempts.first { $0.attributes["pusher.cancelled"]?.toSpanAttribute() == true })
+        let connected = try #require(attempts.first { $0.attributes["pusher.socket_id"]?.toSpanAttribute() == "2.2" })
+        #expect(given.attributes["server.address"]?.toSpanAttribute() == "pusher.invalid")
+        #expect(connected.attributes["server.address"]?.toSpanAttribute() == "other.invalid")
+    }
+
+    /// Connects, then switches endpoint, in one turn of the client: the first attempt's task cannot
+    /// annotate its span before the second attempt is opened.
+    static func connectThenSwitch(_ client: isolated PusherClient, to endpoint: PusherEndpoint) throws {
+        client.connect()
+        try client.switchEndpoint(to: endpoint)
+    }
+
     @Test("an encrypted channel's key reload has a span of its own, beside the subscription's")
     func keyReload() async throws {
         let tracer = InMemoryTracer()

@@ -116,11 +116,13 @@ struct UpgradeHeaderTests {
 
     @Test("a provider that does not return fails the attempt at the handshake timeout")
     func hangingProviderTimesOut() async throws {
+        // A stream nobody finishes: the provider waits on it until the attempt is cancelled.
+        let (never, keptOpen) = AsyncStream.makeStream(of: Never.self)
         let options: (inout PusherClientOptions) -> Void = {
             $0.headersProvider = {
-                // Cancelled when the attempt is dropped; a real hour never passes in this test.
-                try await Task.sleep(for: .seconds(3600))
-                return [:]
+                for await _ in never {}
+                withExtendedLifetime(keptOpen) {}
+                throw CancellationError()
             }
         }
         try await withHarness(options: options, loopback: true) { harness in

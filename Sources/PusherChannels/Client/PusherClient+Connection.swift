@@ -13,8 +13,9 @@ extension PusherClient {
 
     func openConnection(generation: Generation) {
         // `connect()` checked the options before the engine asked for a socket.
-        guard let url = self.nextEndpoint()?.url else { return }
-        let handle = ConnectionHandle()
+        guard let next = self.nextEndpoint() else { return }
+        let url = next.url
+        let handle = ConnectionHandle(endpoint: next.endpoint)
         self.connections[generation] = handle
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
         self.commands.yield(.startConnection(generation: generation, url: url, handle))
@@ -23,7 +24,7 @@ extension PusherClient {
     /// One socket's whole life: open, read and write; ends when the socket closes, fails or is
     /// aborted through its handle. Its timeouts are the engine's timers (see `PusherClient+Timers.swift`).
     nonisolated func runConnection(generation: Generation, url: String, handle: ConnectionHandle) async {
-        await self.startConnectionSpan(generation: generation)
+        await self.startConnectionSpan(generation: generation, endpoint: handle.endpoint)
         let configuration = TransportConfiguration(maximumMessageSize: self.options.maximumMessageSize)
         // Two children: the socket and the abort signal. The first outcome ends the other.
         let outcome = await withTaskGroup(of: ConnectionOutcome?.self) { group in

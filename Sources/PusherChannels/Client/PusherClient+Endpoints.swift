@@ -11,6 +11,12 @@ extension PusherClient {
         self.endpointRotation?.current.endpoint ?? self.options.endpoint
     }
 
+    /// Connection states, starting with the current one, each with the endpoint of the latest
+    /// attempt when it was published (for `connecting`, the endpoint of that attempt).
+    package nonisolated var connectionStatesAtEndpoints: PusherSequence<EndpointConnectionState> {
+        PusherSequence { [observers] in observers.observeStatesAtEndpoints() }
+    }
+
     /// Switches to other endpoints at runtime (like pusher-js's `switchCluster`): `endpoint` first,
     /// then `fallbacks` in order, round robin, as ``PusherClientOptions/fallbackEndpoints`` are.
     ///

@@ -6,20 +6,19 @@ import Tracing
 extension PusherClient {
     // MARK: Tracing
 
-    /// Starts the span of the connection attempt of `generation`, in the connection's own task
-    /// (inside `run()`, so under the tracer and context the client runs with); it ends when the
-    /// attempt connects or fails.
-    nonisolated func startConnectionSpan(generation: Generation) async {
+    /// Starts the span of the connection attempt of `generation` to `endpoint` (the one chosen when
+    /// the attempt was opened, not the latest), in the connection's own task (inside `run()`, so
+    /// under the tracer and context the client runs with); it ends when the attempt connects or fails.
+    nonisolated func startConnectionSpan(generation: Generation, endpoint: PusherEndpoint) async {
         let span = startSpan("pusher.connect", ofKind: .client)
         guard span.isRecording else {
             span.end()
             return
         }
-        await self.attachConnectionSpan(span, generation: generation)
+        await self.attachConnectionSpan(span, generation: generation, endpoint: endpoint)
     }
 
-    private func attachConnectionSpan(_ span: any Span, generation: Generation) {
-        let endpoint = self.currentEndpoint
+    private func attachConnectionSpan(_ span: any Span, generation: Generation, endpoint: PusherEndpoint) {
         span.attributes["server.address"] = endpoint.host
         if let port = endpoint.port { span.attributes["server.port"] = port }
         span.attributes["pusher.generation"] = generation.rawValue

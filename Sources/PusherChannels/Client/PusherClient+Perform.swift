@@ -86,7 +86,7 @@ extension PusherClient {
                 subscriptionsChanged = true
                 self.metrics?.stateChanged(to: state)
                 self.endConnectionSpans(state: state)
-                self.observers.publish(state)
+                self.observers.publish(state, endpoint: self.currentEndpoint)
             case .publishUser(let state):
                 self.log(.debug, "user state changed", ["pusher.user_state": "\(state)"])
                 self.observers.publish(state)

@@ -107,10 +107,6 @@ extension PusherClient {
         return try await body(ChannelSubscription(channel: nil, buffer: buffer, claim: IterationClaim()))
     }
 
-    /// Whether the server has confirmed `channel` with `ticket`'s consumer registered.
-    ///
-    /// - Throws: ``PusherError`` when the consumer was refused (an invalid name, a missing
-    ///   authorizer) or the client has stopped.
     /// Whether the consumer of `ticket` is still registered: after a refusal, it is only when the
     /// channel will be subscribed again (``PusherClientOptions/subscriptionRetry``); a refusal for
     /// good finishes it before the failure is reported.
@@ -119,6 +115,10 @@ extension PusherClient {
         return self.eventConsumers[id] != nil
     }
 
+    /// Whether the server has confirmed `channel` with `ticket`'s consumer registered.
+    ///
+    /// - Throws: ``PusherError`` when the consumer was refused (an invalid name, a missing
+    ///   authorizer) or the client has stopped.
     private func isConfirmed(_ channel: String, ticket: ConsumerTicket) throws(PusherError) -> Bool {
         self.registerPendingConsumers()
         switch ticket.current {

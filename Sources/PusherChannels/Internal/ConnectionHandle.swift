@@ -3,7 +3,8 @@
 import NIOConcurrencyHelpers
 import PusherCore
 
-/// What the client keeps for one socket: its outbox (bounded in bytes), and the signal that aborts it.
+/// What the client keeps for one socket: the endpoint it was opened to, its outbox (bounded in
+/// bytes), and the signal that aborts it.
 struct ConnectionHandle: Sendable {
     enum Frame: Sendable {
         case text(String)
@@ -17,13 +18,16 @@ struct ConnectionHandle: Sendable {
         var overflow: PusherError?
     }
 
+    /// The endpoint this attempt went to, chosen when it was opened.
+    let endpoint: PusherEndpoint
     private let outbox: AsyncStream<Frame>.Continuation
     let frames: AsyncStream<Frame>
     /// Fired to drop the socket at once.
     let abort = WaitableState(false)
     private let state = NIOLockedValueBox(Outbox())
 
-    init() {
+    init(endpoint: PusherEndpoint) {
+        self.endpoint = endpoint
         (self.frames, self.outbox) = AsyncStream.makeStream()
     }
 

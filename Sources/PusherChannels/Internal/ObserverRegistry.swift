@@ -13,6 +13,7 @@ final class ObserverRegistry: Sendable {
     /// One registered consumer, by kind; `channel` narrows the ones that take one.
     private enum Observer: Sendable {
         case state(AsyncStream<ConnectionState>.Continuation)
+        case stateAtEndpoint(AsyncStream<EndpointConnectionState>.Continuation)
         case error(AsyncStream<PusherError>.Continuation)
         case subscription(channel: String?, AsyncStream<SubscriptionEvent>.Continuation)
         case count(channel: String, AsyncStream<Int>.Continuation)
@@ -23,6 +24,7 @@ final class ObserverRegistry: Sendable {
         func finish() {
             switch self {
             case .state(let continuation): continuation.finish()
+            case .stateAtEndpoint(let continuation): continuation.finish()
             case .error(let continuation): continuation.finish()
             case .subscription(_, let continuation): continuation.finish()
             case .count(_, let continuation): continuation.finish()
@@ -35,6 +37,8 @@ final class ObserverRegistry: Sendable {
 
     private struct State: Sendable {
         var current: ConnectionState = .initialized
+        /// The endpoint of the latest attempt when `current` was published; nil before any state.
+        var currentEndpoint: PusherEndpoint?
         var user: UserState = .signedOut
         var isFinished = false
         var nextID = 0
@@ -45,6 +49,12 @@ final class ObserverRegistry: Sendable {
 
     func observeStates() -> (AsyncStream<ConnectionState>, ListenerToken) {
         self.observe(limit: 64, Observer.state) { $0.current }
+    }
+
+    func observeStatesAtEndpoints() -> (AsyncStream<EndpointConnectionState>, ListenerToken) {
+        self.observe(limit: 64, Observer.stateAtEndpoint) {
+            EndpointConnectionState(state: $0.current, endpoint: $0.currentEndpoint)
+        }
     }
 
     func observeErrors() -> (AsyncStream<PusherError>, ListenerToken) {
@@ -117,10 +127,30 @@ final class ObserverRegistry: Sendable {
         self.yield(count) { if case .count(channel, let continuation) = $0 { continuation } else { nil } }
     }
 
-    func publish(_ connectionState: ConnectionState) {
-        self.yield(connectionState, storingIn: \.current) {
-            if case .state(let continuation) = $0 { continuation } else { nil }
+    /// Publishes a connection state, and with it `endpoint` (the one of the latest attempt) to the
+    /// observers of states at endpoints.
+    func publish(_ connectionState: ConnectionState, endpoint: PusherEndpoint) {
+        typealias Targets = (
+            states: [AsyncStream<ConnectionState>.Continuation],
+            atEndpoints: [AsyncStream<EndpointConnectionState>.Continuation]
+        )
+        // Both stored under one lock: a new observer's first element pairs the state with its endpoint.
+        let targets = self.state.withLockedValue { state -> Targets in
+            state.current = connectionState
+            state.currentEndpoint = endpoint
+            var targets: Targets = ([], [])
+            for observer in state.observers.values {
+                switch observer {
+                case .state(let continuation): targets.states.append(continuation)
+                case .stateAtEndpoint(let continuation): targets.atEndpoints.append(continuation)
+                default: break
+                }
+            }
+            return targets
         }
+        for continuation in targets.states { continuation.yield(connectionState) }
+        let change = EndpointConnectionState(state: connectionState, endpoint: endpoint)
+        for continuation in targets.atEndpoints { continuation.yield(change) }
     }
 
     /// Publishes a user state; a repeat of the current one is not published again.

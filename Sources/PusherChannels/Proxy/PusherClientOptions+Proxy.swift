@@ -7,10 +7,10 @@ extension PusherClientOptions {
     /// ``PusherProxy``, or the one the process environment names.
     ///
     /// The setting covers the WebSocket and the auth endpoints of
-    /// ``ChannelAuthorizer/endpoint(_:headers:parameters:httpClient:headersProvider:)``,
+    /// ``ChannelAuthorizer/endpoint(_:headers:parameters:httpClient:headersProvider:parametersProvider:)``,
     /// ``ChannelAuthorizer/requestBuilder(httpClient:_:)`` and
-    /// ``UserAuthenticator/endpoint(_:headers:parameters:httpClient:headersProvider:)``, unless you
-    /// pass them an `HTTPClient` of your own (then its configuration decides).
+    /// ``UserAuthenticator/endpoint(_:headers:parameters:httpClient:headersProvider:parametersProvider:)``,
+    /// unless you pass them an `HTTPClient` of your own (then its configuration decides).
     public enum ProxySetting: Sendable, Hashable {
         /// No proxy: connect to the server directly.
         case direct

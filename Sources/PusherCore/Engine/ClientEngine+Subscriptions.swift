@@ -154,7 +154,7 @@ extension ClientEngine {
         self.apply(action, into: &actions)
     }
 
-    /// `pusher_internal:subscription_error`: the server refused the channel.
+    /// `pusher:subscription_error`: the server refused the channel (soketi and Reverb send it).
     mutating func handleSubscriptionError(_ message: PusherMessage, into actions: inout [Action]) {
         guard let name = message.channel else { return }
         var error = Self.serverError(from: message)

@@ -19,6 +19,9 @@ public struct MissedWindow: Sendable, Hashable {
     /// The moment the server confirmed the subscription again.
     public var subscribedAgain: Duration
 
+    /// Creates a window from `lastKnownSubscribed` to `subscribedAgain`, both on the client's clock
+    /// as the time since the client was created. The client makes these; creating one is for tests
+    /// that compare a ``SubscriptionEvent`` with an expected one.
     public init(lastKnownSubscribed: Duration, subscribedAgain: Duration) {
         self.lastKnownSubscribed = lastKnownSubscribed
         self.subscribedAgain = subscribedAgain

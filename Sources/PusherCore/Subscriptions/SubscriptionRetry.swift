@@ -13,7 +13,8 @@
 ///
 /// A retry follows an authorizer that throws or does not answer within
 /// `PusherClientOptions.authorizationTimeout`, an authorization the channel cannot use, a
-/// `pusher_internal:subscription_error`, and a `pusher:error` that names the channel. Every
+/// `pusher:subscription_error` from the server (soketi and Laravel Reverb send one for a refused
+/// authorization), and a `pusher:error` that names the channel. Every
 /// failure is still reported on `PusherClient.subscriptionEvents(on:)` (as
 /// ``SubscriptionEvent/failed(channel:error:)``) and on `PusherClient.errors`; the consumers are
 /// not ended. Meanwhile the channel is not subscribed: its sequences get no events, and none are

@@ -124,6 +124,33 @@ struct ClientEngineSubscriptionRetryTests {
         #expect(script.engine.timerFired(.subscriptionRetry(Self.chat), at: .seconds(1), random: 0) == [])
     }
 
+    @Test(
+        "client events triggered while the channel waits for its retry: dropped if that retry is refused too, sent once one is confirmed"
+    )
+    func clientEventsDuringTheWait() throws {
+        var script = EngineScript(subscriptionRetry: Self.retry)
+        script.connect()
+        _ = try script.add(.channel("private-chat", eventName: nil, authorization: nil))
+        _ = script.engine.authorized(channel: Self.chat, socketID: "1.1", result: .failure(Self.refusal))
+        #expect(script.engine.isWaitingToRetry("private-chat"))
+        // Accepted while the channel waits: queued, not sent.
+        #expect(try script.engine.trigger("client-a", on: "private-chat", data: "1", at: script.now).sent == [])
+
+        script.now = .seconds(1)
+        _ = script.engine.timerFired(.subscriptionRetry(Self.chat), at: script.now, random: 0)
+        let refusedAgain = script.engine.authorized(
+            channel: Self.chat, socketID: "1.1", result: .failure(Self.refusal))
+        #expect(refusedAgain.sent == [])
+        #expect(refusedAgain.reported == [.clientEventRejected, .authorizationFailed], "the queued event is dropped")
+
+        #expect(try script.engine.trigger("client-a", on: "private-chat", data: "2", at: script.now).sent == [])
+        script.now = .seconds(3)
+        _ = script.engine.timerFired(.subscriptionRetry(Self.chat), at: script.now, random: 0)
+        _ = script.engine.authorized(channel: Self.chat, socketID: "1.1", result: .success(.init(auth: "key:sig")))
+        let confirmed = script.receive(EngineScript.succeeded("private-chat"))
+        #expect(confirmed.sent == [#"{"event":"client-a","channel":"private-chat","data":"2"}"#])
+    }
+
     @Test("maximumAttempts retries in a row, then the next refusal ends the consumer")
     func attemptsRunOut() throws {
         var backoff = Self.retry.backoff!
