@@ -1,68 +1,77 @@
 // SPDX-License-Identifier: MIT
 
 import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOSSL
 import PusherCore
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension AuthEndpointClient {
-    /// The client for `request`: ``sharedClient`` when the settings give no proxy for its host,
-    /// else the client of that proxy in `cache` (`isOwn` false), or, past the cache's limit, a new
-    /// one the caller shuts down after the request (`isOwn` true).
+    /// The proxy `request` goes through under `settings`, with its URL read, or nil for a direct
+    /// request (no proxy, or the host exempt through `NO_PROXY`).
     ///
-    /// - Throws: `PusherError` with `code` when the proxy is a SOCKS5 one with credentials
-    ///   (AsyncHTTPClient speaks SOCKS5 without authentication only) or the environment's proxy
-    ///   URL cannot be read.
-    static func client(
+    /// - Throws: `PusherError` with `code` when a proxy applies and the request's URL cannot be
+    ///   read (it never goes direct past the proxy), or the environment's proxy URL cannot be read.
+    static func proxy(
         for request: HTTPClientRequest, settings: AuthEndpointSettings, code: PusherError.Code, endpoint: String,
-        environment: @autoclosure () -> [String: String] = ProxyEnvironment.process(),
-        cache: ProxyClientCache = .shared
-    ) throws(PusherError) -> (client: HTTPClient, isOwn: Bool) {
-        guard let host = URL(string: request.url)?.host else { return (Self.sharedClient, false) }
+        environment: @autoclosure () -> [String: String] = ProxyEnvironment.process()
+    ) throws(PusherError) -> (proxy: PusherProxy, url: AuthEndpointURL)? {
+        if case .direct = settings.proxy { return nil }
+        let url = AuthEndpointURL(request.url)
         let proxy: PusherProxy?
         do {
-            proxy = try PusherClientOptions.proxy(
-                settings.proxy, forHost: Self.unbracketed(host), environment: environment())
+            // A URL that cannot be read is checked against the environment as a host of its own.
+            proxy = try PusherClientOptions.proxy(settings.proxy, forHost: url?.host ?? "", environment: environment())
         } catch {
             throw PusherError(code, "the proxy for \(endpoint) cannot be used: \(error.message)")
         }
-        guard let proxy else { return (Self.sharedClient, false) }
-        let configuration = try Self.configuration(through: proxy, code: code, endpoint: endpoint)
-        return cache.client(for: proxy) {
-            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        guard let proxy else { return nil }
+        guard let url else {
+            throw PusherError(
+                code,
+                "the URL of \(endpoint) cannot be read as an http:// or https:// URL with a host, so it cannot go through the \(proxy.name)"
+            )
         }
+        return (proxy, url)
     }
 
-    /// The shared client's configuration with `proxy`.
-    private static func configuration(through proxy: PusherProxy, code: PusherError.Code, endpoint: String)
-        throws(PusherError) -> HTTPClient.Configuration
-    {
-        var configuration = Self.sharedConfiguration()
-        switch proxy.kind {
-        case .httpConnect:
-            // AsyncHTTPClient tunnels http:// and https:// requests alike with CONNECT.
-            let authorization = proxy.username.map {
-                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
-            }
-            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
-        case .socks5:
-            guard proxy.username == nil else {
-                throw PusherError(
-                    code,
-                    "\(endpoint) cannot be reached through the \(proxy.name) with a username and password: AsyncHTTPClient speaks SOCKS5 without authentication only; pass an httpClient of your own, or exempt the endpoint's host in NO_PROXY"
-                )
-            }
-            configuration.proxy = .socksServer(host: proxy.host, port: proxy.port)
+    /// Sends `request` through `proxy` (see ``ProxiedRequest``) and reads the answer as
+    /// ``send(_:client:settings:code:endpoint:channel:)`` does.
+    static func send(
+        _ request: HTTPClientRequest, to url: AuthEndpointURL, through proxy: PusherProxy,
+        settings: AuthEndpointSettings, code: PusherError.Code, endpoint: String, channel: String?
+    ) async throws -> Answer {
+        var request = request
+        TraceContextInjector.inject(into: &request.headers)
+        let head: HTTPResponseHead
+        let body: ByteBuffer
+        func failure(_ message: String, cause: any Error & Sendable) -> PusherError {
+            PusherError(code, message, channel: channel, cause: cause)
         }
-        return configuration
-    }
-
-    /// `host` without the brackets of an IPv6 address.
-    private static func unbracketed(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        do {
+            (head, body) = try await ProxiedRequest.send(
+                request, to: url, through: proxy,
+                tlsConfiguration: request.tlsConfiguration ?? settings.tlsConfiguration,
+                maximumAnswerBytes: Self.maximumResponseBytes)
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as NIOTooManyBytesError {
+            try Task.checkCancellation()
+            throw failure("\(endpoint)'s answer is larger than \(Self.maximumResponseBytes / 1024) KiB", cause: error)
+        } catch let error as PusherError {
+            try Task.checkCancellation()
+            // A proxy's refusal names the proxy and its answer already; so do TLS failures.
+            throw failure("the request to \(endpoint) failed: \(error.message)", cause: error)
+        } catch {
+            try Task.checkCancellation()
+            if let tls = PusherError.tlsFailure(error, host: url.host) {
+                throw failure("the request to \(endpoint) failed: \(tls.message)", cause: tls)
+            }
+            throw failure("the request to \(endpoint) through the \(proxy.name) failed: \(error)", cause: error)
+        }
+        let status = Int(head.status.code)
+        return try Self.answer(
+            status: status, firstStatus: status, body: body, showsBody: true, code: code, endpoint: endpoint,
+            channel: channel)
     }
 }

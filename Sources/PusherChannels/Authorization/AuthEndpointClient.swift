@@ -6,8 +6,9 @@ import NIOHTTP1
 import NIOSSL
 import PusherCore
 
-/// How the auth and user-auth endpoints are called: AsyncHTTPClient, no redirect followed, an
-/// answer of at most ``maximumResponseBytes``, the client's TLS trust.
+/// How the auth and user-auth endpoints are called: AsyncHTTPClient directly or on a client of
+/// the caller's, the package's own request on SwiftNIO through a proxy (``ProxiedRequest``); no
+/// redirect followed, an answer of at most ``maximumResponseBytes``, the client's TLS trust.
 enum AuthEndpointClient {
     /// The largest answer read from an endpoint (an authorization is well under 1 KiB).
     static let maximumResponseBytes = 64 * 1024
@@ -20,7 +21,7 @@ enum AuthEndpointClient {
     static let sharedClient = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: Self.sharedConfiguration())
 
-    /// The shared client's configuration (the clients for proxies start from it).
+    /// The shared client's configuration.
     static func sharedConfiguration() -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -44,14 +45,17 @@ enum AuthEndpointClient {
 
     /// Sends `request` (with the trace context's headers, and the settings' TLS configuration unless
     /// the request has its own) and reads the answer. Without a client of the caller's, the request
-    /// goes through the settings' proxy for its host (see ``client(for:settings:code:endpoint:environment:cache:)``).
+    /// goes through the settings' proxy for its host on the package's own request path
+    /// (``ProxiedRequest``), or directly on ``sharedClient``; a client of the caller's is used as
+    /// it is configured (the settings' proxy is not applied to it).
     ///
     /// - Parameters:
     ///   - code: The code of every failure (`authorizationFailed`, `signInFailed`).
     ///   - endpoint: How failures name the endpoint ("the auth endpoint").
-    /// - Throws: `PusherError` with `code` when the request fails, the status is not 2xx (a
-    ///   redirect included: none is followed), or the answer is larger than
-    ///   ``maximumResponseBytes``; `CancellationError` when the task is cancelled.
+    /// - Throws: `PusherError` with `code` when the request fails (a proxy's refusal names the
+    ///   proxy and its answer), the status is not 2xx (a redirect included: none is followed), or
+    ///   the answer is larger than ``maximumResponseBytes``; `CancellationError` when the task is
+    ///   cancelled.
     static func send(
         _ request: HTTPClientRequest,
         client: HTTPClient?,
@@ -64,20 +68,13 @@ enum AuthEndpointClient {
             return try await Self.send(
                 request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
         }
-        let (client, isOwn) = try Self.client(for: request, settings: settings, code: code, endpoint: endpoint)
-        guard isOwn else {
+        if let proxied = try Self.proxy(for: request, settings: settings, code: code, endpoint: endpoint) {
             return try await Self.send(
-                request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
+                request, to: proxied.url, through: proxied.proxy, settings: settings, code: code, endpoint: endpoint,
+                channel: channel)
         }
-        do {
-            let answer = try await Self.send(
-                request, on: client, settings: settings, code: code, endpoint: endpoint, channel: channel)
-            try? await client.shutdown()
-            return answer
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        return try await Self.send(
+            request, on: Self.sharedClient, settings: settings, code: code, endpoint: endpoint, channel: channel)
     }
 
     private static func send(
@@ -122,11 +119,29 @@ enum AuthEndpointClient {
             throw failure(
                 "reading the answer of \(endpoint) failed: \(error)", status: status, body: nil, cause: error)
         }
+        return try Self.answer(
+            status: status, firstStatus: firstStatus, body: body, showsBody: response.history.count <= 1, code: code,
+            endpoint: endpoint, channel: channel)
+    }
+
+    /// The answer when its status is 2xx; else the failure, carrying the status and (when
+    /// `showsBody`) the first 4 KiB of the body. `firstStatus` is the status of the first answer
+    /// (a client of the caller's may have followed redirects).
+    static func answer(
+        status: Int, firstStatus: Int, body: ByteBuffer, showsBody: Bool, code: PusherError.Code, endpoint: String,
+        channel: String?
+    ) throws(PusherError) -> Answer {
         let text = String(decoding: body.readableBytesView.prefix(4096), as: UTF8.self)
+        func failure(_ message: String, status: Int, body: String?) -> PusherError {
+            var error = PusherError(code, message, channel: channel)
+            error.httpStatus = status
+            error.responseBody = body
+            return error
+        }
         if (300..<400).contains(firstStatus) {
             throw failure(
                 "\(endpoint) answered HTTP \(firstStatus), a redirect (redirects are not followed)",
-                status: firstStatus, body: response.history.count > 1 ? nil : text)
+                status: firstStatus, body: showsBody ? text : nil)
         }
         guard (200..<300).contains(status) else {
             throw failure("\(endpoint) answered HTTP \(status)", status: status, body: text)

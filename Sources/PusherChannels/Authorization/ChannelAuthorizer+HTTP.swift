@@ -19,8 +19,10 @@ extension ChannelAuthorizer {
     ///   - headers: Sent with every request.
     ///   - parameters: Extra form fields sent with every request.
     ///   - httpClient: The AsyncHTTPClient client that sends the requests. `nil` (the default) uses
-    ///     one client shared by the package's endpoints, which follows no redirect. A client you
-    ///     pass follows redirects as its configuration says (`HTTPClient.shared` follows them):
+    ///     one client shared by the package's endpoints, which follows no redirect; through the
+    ///     client's ``PusherClientOptions/proxy`` the package sends the request itself on SwiftNIO
+    ///     (see <doc:ProxiesHeadersAndFailover>). A client you pass ignores that proxy setting and
+    ///     follows redirects as its configuration says (`HTTPClient.shared` follows them):
     ///     give it `redirectConfiguration: .disallow` to keep your headers from other origins.
     ///   - headersProvider: Called before every request, for values that change (tokens that
     ///     expire); its headers override `headers`.
@@ -71,7 +73,9 @@ extension ChannelAuthorizer {
     ///
     /// - Parameters:
     ///   - httpClient: The client that sends the requests; `nil` (the default) uses the package's
-    ///     shared client, which follows no redirect.
+    ///     shared client, which follows no redirect, or through the client's
+    ///     ``PusherClientOptions/proxy`` the package's own request on SwiftNIO (the body is read
+    ///     whole first, at most 1 MiB).
     ///   - build: Returns the request for `socketID` and `channel`.
     public static func requestBuilder(
         httpClient: HTTPClient? = nil,

@@ -75,7 +75,8 @@ public struct UserAuthenticator: Sendable {
     ///   - headers: Sent with every request.
     ///   - parameters: Extra form fields sent with every request.
     ///   - httpClient: The AsyncHTTPClient client that sends the requests; `nil` (the default)
-    ///     uses the package's shared client, which follows no redirect.
+    ///     uses the package's shared client, which follows no redirect, or through the client's
+    ///     ``PusherClientOptions/proxy`` the package's own request on SwiftNIO.
     ///   - headersProvider: Called before every request; its headers override `headers`.
     ///   - parametersProvider: Called before every request; its fields override `parameters`.
     ///     A parameter named `socket_id` (static or provided) fails the sign-in with
