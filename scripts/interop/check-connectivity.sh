@@ -4,7 +4,7 @@
 # microsocks for SOCKS5, each with and without credentials, and each refusing wrong ones) in front of
 # the independent Python server (pusher_protocol_server.py), through the proxy environment
 # (HTTPS_PROXY, NO_PROXY), with upgrade headers (--header) and with a list of endpoints (--host H:P
-# repeated), and checks the usage errors of the three options (exit 2) and that no proxy password
+# repeated), with an auth endpoint reached through each proxy, and checks the usage errors of the three options (exit 2) and that no proxy password
 # is ever printed.
 # Needs python3 with `websockets`, tinyproxy and microsocks (installed with apt-get when missing and
 # possible; otherwise the proxy cases are skipped, saying so), and a built CLI (default .build/debug).
@@ -39,6 +39,17 @@ start_server() {
     for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.1; done
     [ -s "$work/port" ] || fail "the Python server did not start"
     port="$(cat "$work/port")"
+}
+
+# Starts the Python auth endpoint (requests logged to $work/auth.log); sets $auth_port.
+start_auth_endpoint() {
+    rm -f "$work/auth-port"
+    : >"$work/auth.log"
+    python3 "$here/auth_endpoint.py" "$work/auth-port" "$work/auth.log" 2>>"$work/auth-server.log" &
+    pids+=($!)
+    for _ in $(seq 1 100); do [ -s "$work/auth-port" ] && break; sleep 0.1; done
+    [ -s "$work/auth-port" ] || fail "the auth endpoint did not start"
+    auth_port="$(cat "$work/auth-port")"
 }
 
 # Waits until something listens on 127.0.0.1:$1.
@@ -205,6 +216,20 @@ listen_refused "HTTP CONNECT proxy, wrong password" '40[17]' 'Wrong-pw-99' --hos
     --proxy "http://alice:Wrong-pw-99@127.0.0.1:$http_port"
 listen_refused "HTTP CONNECT proxy, no credentials" '40[17]' 'Tiny-pw_42' --host 127.0.0.1 --port "$port" \
     --proxy "http://127.0.0.1:$http_port"
+
+# The auth endpoint goes through the same proxy: as an absolute-URI request (http:// endpoint).
+start_auth_endpoint
+: >"$work/tinyproxy.log"
+start_server
+timeout 60 "$cli" listen --key interop-key --no-tls --channel private-interop --count 3 --host 127.0.0.1 \
+    --port "$port" --proxy "http://alice:Tiny%2Dpw_42@127.0.0.1:$http_port" \
+    --auth-endpoint "http://127.0.0.1:$auth_port/pusher/auth" >"$work/out" 2>"$work/err" \
+    || fail "auth endpoint through the HTTP proxy: listen exited $?"
+[ "$(grep -c '"event":"interop-event"' "$work/out")" = 3 ] || fail "auth endpoint through the HTTP proxy: not 3 events"
+grep -q "POST http://127.0.0.1:$auth_port/pusher/auth" "$work/tinyproxy.log" \
+    || fail "auth endpoint through the HTTP proxy: the proxy saw no absolute-URI POST"
+grep -q "channel_name=private-interop" "$work/auth.log" || fail "auth endpoint through the HTTP proxy: not called"
+if grep -qF 'Tiny' "$work/out" "$work/err"; then fail "auth endpoint through the HTTP proxy: the password was printed"; fi
 stop_proxies 0
 
 # SOCKS5 without and with user/password.
@@ -220,8 +245,19 @@ start_server
 listen_ok "SOCKS5 proxy with credentials" --host 127.0.0.1 --port "$port" \
     --proxy "socks5://bob:Socks-pw_7@127.0.0.1:$socks_port"
 if grep -qF 'Socks-pw' "$work/out" "$work/err"; then fail "SOCKS5 with credentials: the password was printed"; fi
+# The auth endpoint through the same SOCKS5 proxy, with its credentials.
+: >"$work/auth.log"
+start_server
+timeout 60 "$cli" listen --key interop-key --no-tls --channel private-interop --count 3 --host 127.0.0.1 \
+    --port "$port" --proxy "socks5://bob:Socks-pw_7@127.0.0.1:$socks_port" \
+    --auth-endpoint "http://127.0.0.1:$auth_port/pusher/auth" >"$work/out" 2>"$work/err" \
+    || fail "auth endpoint through the SOCKS5 proxy: listen exited $?"
+[ "$(grep -c '"event":"interop-event"' "$work/out")" = 3 ] || fail "auth endpoint through the SOCKS5 proxy: not 3 events"
+grep -q "channel_name=private-interop" "$work/auth.log" || fail "auth endpoint through the SOCKS5 proxy: not called"
+grep -q "client.*connected to 127.0.0.1:$auth_port" "$work/microsocks.log" \
+    || fail "auth endpoint through the SOCKS5 proxy: the proxy did not carry it"
 listen_refused "SOCKS5 proxy, wrong password" 'socks' 'Wrong-socks-3' --host 127.0.0.1 --port "$port" \
     --proxy "socks5://bob:Wrong-socks-3@127.0.0.1:$socks_port"
 stop_proxies "$socks_port"
 
-echo "interop (connectivity): headers, endpoints, usage errors, tinyproxy (CONNECT, Basic, 401/407) and microsocks (SOCKS5, user/password) passed"
+echo "interop (connectivity): headers, endpoints, usage errors, tinyproxy (CONNECT, Basic, 401/407, absolute-URI auth) and microsocks (SOCKS5, user/password, auth endpoint) passed"
