@@ -70,31 +70,11 @@ enum ProxyURLParser {
         return String(url[..<authorityStart]) + "***" + String(url[at...])
     }
 
-    /// `text` with its `%XX` escapes decoded as UTF-8.
+    /// `text` with its `%XX` escapes decoded as UTF-8 (``PercentEncoding``), or `failure`.
     private static func percentDecoded(_ text: Substring, _ failure: @autoclosure () -> PusherError)
         throws(PusherError) -> String
     {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
-            else { throw failure() }
-            bytes.append(high << 4 | low)
-        }
-        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw failure() }
+        guard let decoded = PercentEncoding.decodeUTF8(text) else { throw failure() }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

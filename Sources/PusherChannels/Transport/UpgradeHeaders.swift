@@ -16,7 +16,8 @@ package enum UpgradeHeaders {
     package static func check(name: String, value: String) throws(PusherError) {
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(Self.isTokenCharacter) else {
             throw PusherError(
-                .invalidConfiguration, "invalid upgrade header name '\(Self.printable(name))': not an HTTP token")
+                .invalidConfiguration,
+                "invalid upgrade header name '\(PusherEndpoint.printable(name))': not an HTTP token")
         }
         let lowercased = name.lowercased()
         guard !Self.reservedNames.contains(lowercased), !lowercased.hasPrefix(Self.reservedPrefix) else {
@@ -62,14 +63,5 @@ package enum UpgradeHeaders {
         case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
         default: false
         }
-    }
-
-    /// `text` with control characters escaped and at most 64 characters, for error messages.
-    private static func printable(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars.prefix(64) {
-            result += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return text.unicodeScalars.count > 64 ? result + "…" : result
     }
 }

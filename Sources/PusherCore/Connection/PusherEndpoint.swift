@@ -110,7 +110,7 @@ public struct PusherEndpoint: Sendable, Hashable {
     }
 
     /// `text` with control characters escaped and at most 64 characters, for error messages.
-    private static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars.prefix(64) {
             result += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
