@@ -113,13 +113,19 @@ struct ClientLoggingTests {
             let clock = VirtualClock()
             let client = server.inMemoryClient(clock: clock, logger: Self.logger(records))
             try await withRunningClient(client) { client in
+                // Frames are handled in order: once the marker arrives, the events sent before it
+                // were handed over, and three of them overflow a buffer of 1 that nobody reads yet.
+                var markers = client.events(on: "marker").makeAsyncIterator()
+                await server.waitForSubscribers(of: "marker")
                 for channel in ["a", "b", "c", "d"] {
                     if channel == "d" { clock.advance(by: .seconds(10)) }
                     var events = client.events(on: channel, buffering: BufferingPolicy(limit: 1, whenFull: .fail))
                         .makeAsyncIterator()
                     await server.waitForSubscribers(of: channel)
-                    // Three events overflow a buffer of 1, even when the consumer waits for the first.
                     for data in ["1", "2", "3"] { await server.trigger(channel: channel, event: "e", data: data) }
+                    await server.trigger(channel: "marker", event: "m", data: channel)
+                    let marker = try await markers.next()
+                    #expect(marker?.data == channel)
                     await #expect(throws: PusherError.self) { while try await events.next() != nil {} }
                     _ = await client.channels
                 }
