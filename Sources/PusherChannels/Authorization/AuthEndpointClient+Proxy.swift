@@ -32,6 +32,14 @@ extension AuthEndpointClient {
                 "the URL of \(endpoint) cannot be read as an http:// or https:// URL with a host, so it cannot go through the \(proxy.name)"
             )
         }
+        // Through a tunnel, NIOSSL would check an IP address's certificate against the address it
+        // is connected to: the proxy's.
+        if url.useTLS && url.isIPAddress {
+            throw PusherError(
+                code,
+                "\(endpoint) is an https:// URL with an IP address, whose certificate cannot be verified through the \(proxy.name): use its host name, or exempt it with NO_PROXY"
+            )
+        }
         return (proxy, url)
     }
 

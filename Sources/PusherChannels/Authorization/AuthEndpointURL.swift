@@ -27,7 +27,13 @@ struct AuthEndpointURL: Sendable, Equatable {
         else { return nil }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
-        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
+        // A DNS name is at most 253 bytes; a SOCKS5 request carries at most 255, and nothing of a
+        // host may break the request line or a header.
+        guard !host.isEmpty, host.utf8.count <= 253, (1...65535).contains(port),
+            !host.unicodeScalars.contains(where: {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control
+            })
+        else { return nil }
         self.useTLS = scheme == "https"
         self.host = host
         self.port = port

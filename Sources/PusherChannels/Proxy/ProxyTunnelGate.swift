@@ -70,14 +70,16 @@ final class ProxyTunnelGate: ChannelInboundHandler, RemovableChannelHandler {
             return PusherError(.proxyFailed, "the \(self.proxy.name) failed during its handshake", cause: cause)
         }
         let refused = "the \(self.proxy.name) refused the tunnel to \(self.target)"
+        // No cause for a refusal: NIO's error carries the proxy's whole answer head (every header,
+        // the reason phrase uncut), which the message gives in short.
         if let status = self.answer?.status, !(200..<300).contains(status.code) {
             var error = PusherError(
-                .proxyFailed, "\(refused): HTTP \(status.code) \(Self.shown(status.reasonPhrase))", cause: cause)
+                .proxyFailed, "\(refused): HTTP \(status.code) \(Self.shown(status.reasonPhrase))")
             error.httpStatus = Int(status.code)
             return error
         }
         if connectError == .proxyAuthenticationRequired() {
-            var error = PusherError(.proxyFailed, "\(refused): HTTP 407 Proxy Authentication Required", cause: cause)
+            var error = PusherError(.proxyFailed, "\(refused): HTTP 407 Proxy Authentication Required")
             error.httpStatus = 407
             return error
         }

@@ -36,6 +36,14 @@ package struct NIOWebSocketTransport: PusherTransport {
     ) async throws -> TransportClose? {
         let target = try WebSocketURL(parsing: url)
         let proxy = try PusherClientOptions.proxy(self.proxy, forHost: target.host)
+        if let proxy, target.useTLS, target.isIPAddress {
+            // Through a tunnel, NIOSSL would check an IP address's certificate against the address
+            // it is connected to: the proxy's.
+            throw PusherError(
+                .tlsFailed,
+                "wss:// to the IP address \(target.host) cannot be verified through the \(proxy.name): use the server's host name, or exempt it with NO_PROXY"
+            )
+        }
         try Task.checkCancellation()
         let eventLoop = self.group.next()
         let mailbox = InboundMailbox(

@@ -16,9 +16,10 @@ struct ProxyAuthEndpointTests {
     /// Subscribes to a private channel on `server` through `proxyURL` with `authorizer`, and
     /// returns the event the server triggered there.
     func privateRoundTrip(
-        _ server: FakePusherServer, proxyURL: String, authorizer: ChannelAuthorizer
+        _ server: FakePusherServer, host: String? = nil, proxyURL: String, authorizer: ChannelAuthorizer
     ) async throws -> [String] {
         var options = server.clientOptions()
+        if let host { options.endpoint.host = host }
         options.backoff.jitter = 0
         options.proxy = .proxy(try PusherProxy(url: proxyURL))
         options.authorizer = authorizer
@@ -57,10 +58,13 @@ struct ProxyAuthEndpointTests {
             server in
             try await TestProxy.withRunning(.http(credentials: ("alice", "pw"))) { proxy in
                 #expect(server.authEndpoint.scheme == "https")
+                // By name: through a tunnel, TLS to an IP address cannot be verified (it is refused).
+                let endpoint = try #require(URL(string: "https://localhost:\(server.port)/pusher/auth"))
                 let received = try await self.privateRoundTrip(
-                    server, proxyURL: proxy.url(credentials: "alice:pw"), authorizer: .endpoint(server.authEndpoint))
+                    server, host: "localhost", proxyURL: proxy.url(credentials: "alice:pw"),
+                    authorizer: .endpoint(endpoint))
                 #expect(received == [#"{"id":7}"#])
-                #expect(proxy.snapshot.targets == ["127.0.0.1:\(server.port)", "127.0.0.1:\(server.port)"])
+                #expect(proxy.snapshot.targets == ["localhost:\(server.port)", "localhost:\(server.port)"])
                 #expect(proxy.snapshot.tunnels == 2)
                 #expect(await server.snapshot.authRequests.count == 1)
             }
@@ -191,6 +195,28 @@ struct ProxyAuthEndpointTests {
             }
             #expect(error?.code == .authorizationFailed)
             #expect(error?.message.contains("cannot be read") == true, "\(String(describing: error))")
+            #expect(proxy.snapshot.connections == 0)
+        }
+    }
+
+    @Test(
+        "through a proxy, an https:// endpoint at an IP address (unverifiable) and a host over 253 bytes fail without a connection"
+    )
+    func unverifiableOrOverlongHost() async throws {
+        try await TestProxy.withRunning(.http()) { proxy in
+            let settings = AuthEndpointSettings(proxy: .proxy(try PusherProxy(url: proxy.url())))
+            let cases = [
+                ("https://127.0.0.1:9/auth", "cannot be verified through"),
+                ("http://\(String(repeating: "a", count: 300)).example/auth", "cannot be read"),
+            ]
+            for (url, reason) in cases {
+                let authorizer = ChannelAuthorizer.requestBuilder { _, _ in HTTPClientRequest(url: url) }
+                let error = await #expect(throws: PusherError.self) {
+                    _ = try await authorizer.authorize("1.1", "private-chat", settings: settings)
+                }
+                #expect(error?.code == .authorizationFailed)
+                #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+            }
             #expect(proxy.snapshot.connections == 0)
         }
     }

@@ -86,4 +86,17 @@ extension ProxyConnectionTests {
             #expect(proxy.snapshot.tunnels == 1)
         }
     }
+
+    @Test(
+        "wss:// to an IP address through a proxy is refused: its certificate would be checked against the proxy's address"
+    )
+    func tlsToIPAddressRefused() async throws {
+        try await self.withProxiedClient(.http(), host: "127.0.0.1", tls: true) { _, proxy, client, _ in
+            var errors = client.errors.makeAsyncIterator()
+            let error = try #require(await errors.next())
+            #expect(error.code == .tlsFailed)
+            #expect(error.message.contains("cannot be verified through the HTTP proxy"), "\(error.message)")
+            #expect(proxy.snapshot.connections == 0)
+        }
+    }
 }

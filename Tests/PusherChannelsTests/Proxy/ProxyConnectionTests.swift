@@ -134,6 +134,8 @@ struct ProxyConnectionTests {
             let error = try await self.refusedTwice(proxy, client, clock)
             #expect(error.code == .proxyFailed)
             #expect(error.message.contains("HTTP 502"), "\(error.message)")
+            // The answer in short: the proxy's own answer head (its headers) is not repeated.
+            #expect(!error.description.contains("Content-Length"), "\(error.description)")
         }
     }
 
