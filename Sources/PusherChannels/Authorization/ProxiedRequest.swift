@@ -83,7 +83,7 @@ enum ProxiedRequest {
         if isAbsolute && answerHead.status == .proxyAuthenticationRequired {
             throw PusherError(
                 .proxyFailed,
-                "the \(proxy.name) refused the request to \(url.hostHeader): HTTP 407 \(Self.shown(answerHead.status.reasonPhrase))"
+                "the \(proxy.name) refused the request to \(url.hostHeader): HTTP 407 \(ProxyTunnelGate.shown(answerHead.status.reasonPhrase))"
             )
         }
         return (answerHead, answerBody)
@@ -120,13 +120,5 @@ enum ProxiedRequest {
             collected.writeBuffer(&part)
         }
         return collected
-    }
-
-    /// A reason phrase from the proxy as shown in a message: at most 64 characters, no control characters.
-    private static func shown(_ phrase: String) -> String {
-        var shown = String.UnicodeScalarView()
-        shown.append(
-            contentsOf: phrase.unicodeScalars.lazy.filter { $0.properties.generalCategory != .control }.prefix(64))
-        return String(shown)
     }
 }

@@ -71,7 +71,8 @@ package enum ProxyEnvironment {
 
     /// The bytes of an IPv4 or IPv6 address literal (so that `::1` and `0::1` compare equal), nil
     /// for a name.
-    private static func ipBytes(_ text: String) -> [UInt8]? {
+    /// The bytes of an IPv4 or IPv6 address literal (network order), nil for anything else.
+    static func ipBytes(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()

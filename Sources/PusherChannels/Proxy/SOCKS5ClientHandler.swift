@@ -188,7 +188,7 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
     private func sendRequest(context: ChannelHandlerContext) {
         self.state = .awaitingReply
         var request: [UInt8] = [0x05, 0x01, 0x00]
-        if let address = Self.ipBytes(self.host) {
+        if let address = ProxyEnvironment.ipBytes(self.host) {
             request += [address.count == 4 ? 0x01 : 0x04] + address
         } else {
             // At most 253 bytes: PusherEndpoint refuses longer names, so the length fits its byte.
@@ -226,14 +226,6 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
     private var targetText: String { ProxyTunnel.authority(host: self.host, port: self.port) }
 
     /// The 4 or 16 bytes of an IP address literal, nil for a name.
-    private static func ipBytes(_ host: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
-
     private static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
