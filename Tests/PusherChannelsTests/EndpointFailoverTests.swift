@@ -29,28 +29,38 @@ struct EndpointFailoverTests {
         }
     }
 
+    /// The first attempt failed: checks that the client backs off for 1 s (virtual), then connects
+    /// to `second`, where an event reaches a consumer made before. Returns the failed attempt's cause.
+    static func movesOnToSecond(
+        _ client: PusherClient, _ second: FakePusherServer, _ clock: VirtualClock
+    ) async throws -> PusherError? {
+        var states = client.connectionStates.makeAsyncIterator()
+        let events = collecting(client.events(on: "news"), count: 1)
+        guard case .reconnecting(1, .seconds(1), let cause)? = await states.collect(until: \.isReconnecting).last
+        else {
+            Issue.record("the refused attempt did not back off")
+            return nil
+        }
+        // The usual backoff, then the second endpoint.
+        await clock.waitForDeadlines([.seconds(1)])
+        clock.advance(by: .seconds(1))
+        _ = await states.connectedSocketID()
+        #expect(await client.currentEndpoint.port == second.port)
+        await second.waitForSubscribers(of: "news")
+        await second.trigger(channel: "news", event: "flash", data: "from-second")
+        let received = try await events.value
+        #expect(received.map(\.data) == ["from-second"])
+        return cause
+    }
+
     @Test(
         "a first endpoint that does not know the app (4001 before the handshake): the second is tried, where events flow"
     )
     func unknownAppMovesOn() async throws {
         // The first server has another app: it closes with 4001, which with one endpoint would stop the client.
-        try await Self.withTwoServers(first: .init(appKey: "another-app")) { first, second, client, clock in
-            var states = client.connectionStates.makeAsyncIterator()
-            let events = collecting(client.events(on: "news"), count: 1)
-            guard case .reconnecting(1, .seconds(1), let cause)? = await states.collect(until: \.isReconnecting).last
-            else {
-                Issue.record("the refused attempt did not back off")
-                return
-            }
-            #expect(cause.closeCode == 4001)
-            await clock.waitForDeadlines([.seconds(1)])
-            clock.advance(by: .seconds(1))
-            _ = await states.connectedSocketID()
-            #expect(await client.currentEndpoint.port == second.port)
-            await second.waitForSubscribers(of: "news")
-            await second.trigger(channel: "news", event: "flash", data: "from-second")
-            let received = try await events.value
-            #expect(received.map(\.data) == ["from-second"])
+        try await Self.withTwoServers(first: .init(appKey: "another-app")) { _, second, client, clock in
+            let cause = try await Self.movesOnToSecond(client, second, clock)
+            #expect(cause?.closeCode == 4001)
         }
     }
 
@@ -68,25 +78,8 @@ struct EndpointFailoverTests {
                 let client = PusherClient(
                     key: first.appKey, options: options, clock: clock, logger: ClientLoggingTests.logger(records))
                 try await withRunningClient(client) { client in
-                    var states = client.connectionStates.makeAsyncIterator()
-                    let events = collecting(client.events(on: "news"), count: 1)
-                    guard
-                        case .reconnecting(1, .seconds(1), let cause)? = await states.collect(until: \.isReconnecting)
-                            .last
-                    else {
-                        Issue.record("the refused attempt did not back off")
-                        return
-                    }
-                    #expect(cause.code == .transportFailed)
-                    // The usual backoff, then the second endpoint.
-                    await clock.waitForDeadlines([.seconds(1)])
-                    clock.advance(by: .seconds(1))
-                    _ = await states.connectedSocketID()
-                    #expect(await client.currentEndpoint.port == second.port)
-                    await second.waitForSubscribers(of: "news")
-                    await second.trigger(channel: "news", event: "flash", data: "from-second")
-                    let received = try await events.value
-                    #expect(received.map(\.data) == ["from-second"])
+                    let cause = try await Self.movesOnToSecond(client, second, clock)
+                    #expect(cause?.code == .transportFailed)
                     #expect(await first.snapshot.refusedConnections == 1)
                     // The move is logged at notice with the endpoint; header values never are.
                     let moved = records.all.filter { $0.level == .notice && $0.message == "trying the next endpoint" }
