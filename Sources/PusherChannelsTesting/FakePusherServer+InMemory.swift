@@ -73,49 +73,46 @@ extension FakePusherServer {
 
     /// Opens each connection on its own ``InMemoryTransport`` (so its one peer is that
     /// connection's), registers it with the server, and reads what the client sends until the
-    /// session is over. The server's state shows the connection closed before `connect` returns.
+    /// connection is over. The server's state shows the connection closed before `connect` returns.
     struct InMemoryServerTransport: PusherTransport {
         let server: FakePusherServer
 
         func connect(
-            to url: String,
-            configuration: TransportConfiguration,
-            session: @Sendable (any TransportConnection) async throws -> Void
+            to url: String, configuration: TransportConfiguration, handler: any TransportHandler
         ) async throws -> TransportClose? {
             if self.server.refusesNewConnection() {
                 throw PusherError(.transportFailed, "the server refused the WebSocket upgrade: HTTP 503")
             }
             let transport = InMemoryTransport()
             let server = self.server
-            return try await transport.connect(to: url, configuration: configuration) { connection in
-                let peer = await transport.nextConnection()
-                var headers: [String: String] = [:]
-                for header in configuration.headers { headers[header.name.lowercased()] = header.value }
-                let id = await server.open(
-                    uri: FakePusherServer.requestURI(of: url), headers: headers, sink: .inMemory(peer))
-                let outcome = await withTaskGroup(of: Void.self, returning: Result<Void, any Error>.self) { group in
-                    group.addTask {
-                        while true {
-                            let text = await peer.nextMessage()
-                            if text == FakePusherServer.sessionEnded { return }
-                            await server.received(text: text, from: id)
-                        }
+            var headers: [String: String] = [:]
+            for header in configuration.headers { headers[header.name.lowercased()] = header.value }
+            return try await withTaskGroup(of: Void.self, returning: Result<TransportClose?, any Error>.self) {
+                group in
+                // The server's side: registers the connection, then handles what the client sends.
+                group.addTask { [headers] in
+                    let peer = await transport.nextConnection()
+                    let id = await server.open(
+                        uri: FakePusherServer.requestURI(of: url), headers: headers, sink: .inMemory(peer))
+                    while true {
+                        let text = await peer.nextMessage()
+                        if text == FakePusherServer.sessionEnded { break }
+                        await server.received(text: text, from: id)
                     }
-                    let outcome: Result<Void, any Error>
-                    do {
-                        try await session(connection)
-                        outcome = .success(())
-                    } catch {
-                        outcome = .failure(error)
-                    }
-                    // Appended after the client's last message; the reader stops there.
-                    try? await connection.send(FakePusherServer.sessionEnded)
-                    await group.waitForAll()
-                    return outcome
+                    await server.closed(id, clientCloseCode: peer.clientClosed ? 1000 : nil)
                 }
-                await server.closed(id, clientCloseCode: peer.clientClosed ? 1000 : nil)
-                try outcome.get()
-            }
+                let outcome: Result<TransportClose?, any Error>
+                do {
+                    outcome = .success(
+                        try await transport.connect(to: url, configuration: configuration, handler: handler))
+                } catch {
+                    outcome = .failure(error)
+                }
+                // After the client's last message: the server's reader stops there.
+                transport.connections.last?.record(FakePusherServer.sessionEnded)
+                await group.waitForAll()
+                return outcome
+            }.get()
         }
     }
 }

@@ -1,27 +1,45 @@
 // SPDX-License-Identifier: MIT
 
-import NIOConcurrencyHelpers
 import PusherChannels
 import PusherCore
 
 /// The server's end of one in-memory connection: send frames to the client, read what it sent,
 /// close or drop the connection.
+///
+/// What the test sends goes into the client's engine at once, on the test's own task, once the
+/// client has opened the connection (earlier messages wait for that). While the client pauses
+/// reading (a consumer is behind), messages wait here, as they would in a socket's buffers, and
+/// the connection's task hands them over when the client reads again.
 package final class InMemoryPeer: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var closeFrame: TransportClose?
         var clientClosed = false
+        /// The client's end of the connection, once it is open.
+        var handler: (any TransportHandler)?
+        /// Messages not handed to the client yet, in order.
+        var queue: [InboundMessage] = []
+        /// A hand-over is under way (in whichever task sent): others only queue.
+        var isDelivering = false
+        var isPaused = false
+        /// The client asked to read again after a pause.
+        var resumeRequested = false
+        /// Closed or dropped: the connection's task returns.
+        var isEnded = false
+        var writesStalled = false
+        /// Texts the client wrote while writes were stalled.
+        var stalledWrites: [String] = []
     }
 
     /// The URL the client connected to.
     package let url: String
-    private let mailbox = InboundMailbox()
-    private let state = NIOLockedValueBox(State())
+    /// The state, with the connection's task as its one waiter (for the end, or a resume).
+    private let state = WaitableState(State())
     private let sent = ArrivalLog<String>()
-    /// Whether the client's writes are stalled.
-    private let writesStalled = WaitableState(false)
+    private let budget: OutboundBudget
 
-    init(url: String) {
+    init(url: String, outboundBufferLimit: Int) {
         self.url = url
+        self.budget = OutboundBudget(limit: outboundBufferLimit)
     }
 
     // MARK: Server to client
@@ -29,14 +47,12 @@ package final class InMemoryPeer: Sendable {
     /// Sends text messages, delivered to the client as one batch (decoded here, as the real
     /// transport decodes on its reader's thread).
     package func send(_ texts: String...) {
-        self.mailbox.put(
-            contentsOf: texts.map { InboundMessage(parsing: $0) },
-            byteCount: texts.reduce(0) { $0 + $1.utf8.count + InboundMailbox.messageOverhead })
+        self.deliver(texts.map { InboundMessage(parsing: $0) })
     }
 
     /// Sends a binary frame.
     package func sendBinary() {
-        self.mailbox.put(contentsOf: [.binary], byteCount: InboundMailbox.messageOverhead)
+        self.deliver([.binary])
     }
 
     /// Sends `pusher:connection_established`.
@@ -48,21 +64,92 @@ package final class InMemoryPeer: Sendable {
 
     /// Closes the connection with a close frame.
     package func close(code: Int, reason: String? = nil) {
-        self.state.withLockedValue { $0.closeFrame = TransportClose(code: code, reason: reason) }
-        self.mailbox.close()
+        self.state.update { state in
+            if state.closeFrame == nil { state.closeFrame = TransportClose(code: code, reason: reason) }
+            state.isEnded = true
+        }
     }
 
     /// Ends the connection without a close frame (a reset).
     package func drop() {
-        self.mailbox.close()
+        self.state.update { $0.isEnded = true }
     }
 
-    /// While stalled, the client's writes do not complete (a server that stops reading).
+    /// While stalled, the client's writes are not taken (a server that stops reading): they count
+    /// against the client's `outboundBufferLimit` until writes go on.
     package func stallWrites(_ stalled: Bool) {
-        self.writesStalled.update { $0 = stalled }
+        let released = self.state.withLock { state -> [String] in
+            state.writesStalled = stalled
+            guard !stalled else { return [] }
+            defer { state.stalledWrites = [] }
+            return state.stalledWrites
+        }
+        for text in released {
+            self.sent.append(text)
+            self.budget.written(text.utf8.count)
+        }
     }
 
-    var closeFrame: TransportClose? { self.state.withLockedValue { $0.closeFrame } }
+    var closeFrame: TransportClose? { self.state.withLock { $0.closeFrame } }
+
+    /// Why the client dropped the connection, if its outbound budget overflowed.
+    var overflow: PusherError? { self.budget.overflow }
+
+    /// Queues `messages` and hands over what is queued, unless the client is not reading.
+    private func deliver(_ messages: [InboundMessage]) {
+        self.state.withLock { state in
+            guard !state.isEnded else { return }
+            state.queue.append(contentsOf: messages)
+        }
+        self.handOver()
+    }
+
+    /// Hands the queued messages to the client, in order, outside the lock; only one caller at a
+    /// time does, and it goes on until the queue is empty or the client pauses.
+    private func handOver() {
+        while true {
+            let next = self.state.withLock { state -> (any TransportHandler, [InboundMessage])? in
+                guard !state.isDelivering, !state.isPaused, !state.isEnded, !state.queue.isEmpty,
+                    let handler = state.handler
+                else { return nil }
+                state.isDelivering = true
+                defer { state.queue = [] }
+                return (handler, state.queue)
+            }
+            guard let (handler, batch) = next else { return }
+            let readsOn = handler.received(batch)
+            self.state.withLock { state in
+                state.isDelivering = false
+                if !readsOn { state.isPaused = true }
+            }
+        }
+    }
+
+    /// The connection's life on the client's side: open, hand over, resume after pauses; returns
+    /// once it is closed or dropped.
+    func run(_ handler: any TransportHandler) async {
+        handler.opened()
+        self.state.withLock { $0.handler = handler }
+        self.handOver()
+        while true {
+            let resume = await self.state.wait { state -> Bool? in
+                if state.isEnded { return false }
+                guard state.resumeRequested else { return nil }
+                state.resumeRequested = false
+                state.isPaused = false
+                return true
+            }
+            // nil: the task was cancelled.
+            guard resume == true else { return }
+            handler.readingResumed()
+            self.handOver()
+        }
+    }
+
+    /// Appends `text` to what the client sent, as if it had (for a fake server's own markers).
+    func record(_ text: String) {
+        self.sent.append(text)
+    }
 
     // MARK: Client to server
 
@@ -70,7 +157,7 @@ package final class InMemoryPeer: Sendable {
     package var received: [String] { self.sent.all }
 
     /// Whether the client started a close handshake.
-    package var clientClosed: Bool { self.state.withLockedValue { $0.clientClosed } }
+    package var clientClosed: Bool { self.state.withLock { $0.clientClosed } }
 
     /// The next text the client sends (in order; waits until it does).
     package func nextMessage() async -> String {
@@ -87,27 +174,37 @@ package final class InMemoryPeer: Sendable {
 
     var clientSide: any TransportConnection { ClientSide(peer: self) }
 
+    /// The client's end. Its calls never call into the client (it may hold its lock).
     private struct ClientSide: TransportConnection {
         let peer: InMemoryPeer
 
-        func receive(isolation: isolated (any Actor)?) async throws -> [InboundMessage]? {
-            await self.peer.mailbox.take(isolation: isolation)
-        }
-
-        func send(_ text: String) async throws {
-            guard await self.peer.writesStalled.wait(until: { $0 ? nil : true }) != nil else {
-                throw CancellationError()
+        func send(_ text: String) {
+            let size = text.utf8.count
+            guard self.peer.budget.reserve(size) else { return self.abort() }
+            let stalled = self.peer.state.withLock { state -> Bool in
+                if state.writesStalled { state.stalledWrites.append(text) }
+                return state.writesStalled
             }
+            guard !stalled else { return }
             self.peer.sent.append(text)
+            self.peer.budget.written(size)
         }
 
-        func close() async throws {
+        func close() {
             // The peer answers a close at once, as a server does.
-            self.peer.state.withLockedValue { state in
+            self.peer.state.update { state in
                 state.clientClosed = true
-                state.closeFrame = TransportClose(code: 1000, reason: nil)
+                if state.closeFrame == nil { state.closeFrame = TransportClose(code: 1000, reason: nil) }
+                state.isEnded = true
             }
-            self.peer.mailbox.close()
+        }
+
+        func abort() {
+            self.peer.drop()
+        }
+
+        func resumeReading() {
+            self.peer.state.update { $0.resumeRequested = true }
         }
     }
 }

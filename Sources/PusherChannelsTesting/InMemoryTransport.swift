@@ -26,18 +26,18 @@ package final class InMemoryTransport: PusherTransport {
     }
 
     package func connect(
-        to url: String,
-        configuration: TransportConfiguration,
-        session: @Sendable (any TransportConnection) async throws -> Void
+        to url: String, configuration: TransportConfiguration, handler: any TransportHandler
     ) async throws -> TransportClose? {
         if let refusal = self.refusals.withLockedValue({ $0.isEmpty ? nil : $0.removeFirst() }) { throw refusal }
-        let peer = InMemoryPeer(url: url)
+        let peer = InMemoryPeer(url: url, outboundBufferLimit: configuration.outboundBufferLimit)
+        handler.attemptStarted(peer.clientSide)
         self.peers.append(peer)
-        try await withTaskCancellationHandler {
-            try await session(peer.clientSide)
+        await withTaskCancellationHandler {
+            await peer.run(handler)
         } onCancel: {
             peer.drop()
         }
+        if let overflow = peer.overflow { throw overflow }
         return peer.closeFrame
     }
 }

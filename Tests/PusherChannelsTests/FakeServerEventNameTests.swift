@@ -12,9 +12,11 @@ struct FakeServerEventNameTests {
     static let secret = "event-name-secret"
 
     /// The next message whose event is one of `names`, reading past others.
-    static func next(_ names: Set<String>, on connection: any TransportConnection) async throws -> PusherMessage? {
-        while let batch = try await connection.receive(isolation: nil) {
-            for case .message(let message) in batch where names.contains(message.event) { return message }
+    static func next(
+        _ names: Set<String>, on arrivals: inout AsyncStream<InboundMessage>.Iterator
+    ) async -> PusherMessage? {
+        while let arrival = await arrivals.next() {
+            if case .message(let message) = arrival, names.contains(message.event) { return message }
         }
         return nil
     }
@@ -24,29 +26,35 @@ struct FakeServerEventNameTests {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
             let url = "ws://127.0.0.1:\(server.port)/app/\(server.appKey)?protocol=7"
             let key = server.appKey
-            _ = try await NIOWebSocketTransport().connect(
-                to: url, configuration: TransportConfiguration(maximumMessageSize: 1 << 20)
-            ) { connection in
+            let client = RecordingTransportHandler()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    _ = try await NIOWebSocketTransport().connect(
+                        to: url, configuration: TransportConfiguration(maximumMessageSize: 1 << 20), handler: client)
+                }
+                var arrivals = client.arrivals.makeAsyncIterator()
                 let established = try #require(
-                    await Self.next([PusherEventName.connectionEstablished], on: connection))
+                    await Self.next([PusherEventName.connectionEstablished], on: &arrivals))
+                let connection = try #require(client.connection)
                 let socketID = try #require(try established.parsedData()["socket_id"]?.stringValue)
                 let auth = PusherSignature.channelAuthorization(
                     key: key, secret: Self.secret, socketID: socketID, channel: "private-room"
                 ).auth
-                try await connection.send(
+                connection.send(
                     #"{"event":"pusher:subscribe","data":{"channel":"private-room","auth":"\#(auth)"}}"#)
-                _ = try #require(await Self.next([PusherEventName.subscriptionSucceeded], on: connection))
+                _ = try #require(await Self.next([PusherEventName.subscriptionSucceeded], on: &arrivals))
 
                 let longest = "client-" + String(repeating: "é", count: 96) + "x"
                 #expect(longest.utf8.count == 200)
                 for name in [longest, longest + "x"] {
-                    try await connection.send(#"{"event":"\#(name)","channel":"private-room","data":"{}"}"#)
-                    try await connection.send(#"{"event":"pusher:ping","data":{}}"#)
+                    connection.send(#"{"event":"\#(name)","channel":"private-room","data":"{}"}"#)
+                    connection.send(#"{"event":"pusher:ping","data":{}}"#)
                     let answer = try #require(
-                        await Self.next([PusherEventName.error, PusherEventName.pong], on: connection))
+                        await Self.next([PusherEventName.error, PusherEventName.pong], on: &arrivals))
                     #expect(answer.event == (name == longest ? PusherEventName.pong : PusherEventName.error))
                 }
-                try await connection.close()
+                connection.close()
+                try await group.waitForAll()
             }
         }
     }

@@ -29,32 +29,13 @@ extension PusherClient {
             switch outcome {
             case .answered(let result):
                 Self.record(result, on: span)
-                await self.authorized(
-                    channel: channel, socketID: socketID, isKeyReload: isKeyReload, result: result, cancel: cancel)
+                self.withEngine {
+                    $0.authorized(
+                        channel: channel, socketID: socketID, isKeyReload: isKeyReload, result: result, cancel: cancel)
+                }
             case .cancelled(let reason):
                 if let reason { Self.markFailed(span, with: reason) }
             }
-        }
-    }
-
-    private func authorized(
-        channel: String, socketID: String, isKeyReload: Bool, result: Result<ChannelAuthorization, PusherError>,
-        cancel: CallCancellation
-    ) {
-        // The engine named the channel in its action: it was validated then.
-        let name = ChannelName(unchecked: channel)
-        let timer =
-            isKeyReload
-            ? TimerID.keyReload(channel: name, socketID: socketID)
-            : TimerID.authorization(channel: name, socketID: socketID)
-        guard let start = self.finishCall(timer, cancellation: cancel) else { return }
-        let now = self.clock.now
-        self.metrics?.authorization(
-            channel: channel, isKeyReload: isKeyReload, succeeded: (try? result.get()) != nil, duration: now - start)
-        if isKeyReload {
-            self.perform(self.engine.keyReloaded(channel: name, socketID: socketID, result: result, at: now))
-        } else {
-            self.perform(self.engine.authorized(channel: name, socketID: socketID, result: result, at: now))
         }
     }
 
@@ -70,27 +51,10 @@ extension PusherClient {
             switch outcome {
             case .answered(let result):
                 Self.record(result, on: span)
-                await self.userAuthenticated(socketID: socketID, result: result, cancel: cancel)
+                self.withEngine { $0.userAuthenticated(socketID: socketID, result: result, cancel: cancel) }
             case .cancelled(let reason):
                 if let reason { Self.markFailed(span, with: reason) }
             }
-        }
-    }
-
-    private func userAuthenticated(
-        socketID: String, result: Result<UserAuthentication, PusherError>, cancel: CallCancellation
-    ) {
-        guard let start = self.finishCall(.userAuthentication(socketID: socketID), cancellation: cancel) else { return }
-        let duration = self.clock.now - start
-        switch result {
-        case .success(let authentication):
-            self.metrics?.signIn(succeeded: true, duration: duration)
-            self.perform(
-                self.engine.userAuthenticated(
-                    socketID: socketID, auth: authentication.auth, userData: authentication.userData))
-        case .failure(let error):
-            self.metrics?.signIn(succeeded: false, duration: duration)
-            self.perform(self.engine.userAuthenticationFailed(socketID: socketID, error: error))
         }
     }
 

@@ -70,68 +70,62 @@ extension PusherClient {
                 limit: buffering.limit, whenFull: buffering.whenFull == .pauseReading ? .pauseReading : .fail,
                 byteLimit: buffering.byteLimit)
             let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy, gate: self.flowGate)
-            let token = self.registerConsumer(.presence(channel, authorization: authorization), .presence(buffer))
+            let (_, token) = self.register(.presence(channel, authorization: authorization), .presence(buffer))
             return (buffer, token)
         }
     }
 
     /// The members of a subscribed presence channel now, or nil before its subscription succeeded.
     public func members(of channel: String) -> PresenceSnapshot? {
-        self.registerPendingConsumers()
-        return self.engine.members(of: channel)
+        self.withEngine { $0.engine.members(of: channel) }
     }
 
-    /// Registers an event consumer now (see ``registerConsumer(_:_:)``) and returns its buffer.
+    /// Registers an event consumer now (see ``register(_:_:)``) and returns its buffer.
     nonisolated func registerEventConsumer(
         _ request: ClientEngine.ConsumerRequest,
         channel: String?,
         buffering: BufferingPolicy
     ) -> (ConsumerBuffer<ChannelEvent>, ListenerToken) {
         let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering, gate: self.flowGate)
-        return (buffer, self.registerConsumer(request, .events(buffer)))
+        return (buffer, self.register(request, .events(buffer)).token)
     }
 
-    /// Registers a consumer synchronously: from now on, everything the actor handles (frames,
-    /// commands, client events) sees it. Returns the token whose release removes it. Errors (an
-    /// invalid name, a missing authorizer) end the buffer, so the first `next()` throws them.
-    nonisolated func registerConsumer(
-        _ request: ClientEngine.ConsumerRequest, _ buffer: PendingConsumers.Buffer,
-        ticket: ConsumerTicket = ConsumerTicket()
-    ) -> ListenerToken {
-        if self.pendingConsumers.add(.init(request: request, buffer: buffer, ticket: ticket)) == true {
-            self.commands.yield(.registerConsumers)
+    /// Registers a consumer now, in the caller's context: from the moment this returns, every
+    /// input the engine handles (a read, a command, a client event) sees it. Returns the engine's
+    /// number for it (nil when it was refused: its buffer is then finished, with the error that
+    /// refused it, such as an invalid name or a missing authorizer, so the first `next()` throws
+    /// it) and the token whose release removes it.
+    nonisolated func register(
+        _ request: ClientEngine.ConsumerRequest, _ buffer: ConsumerRegistry.NewConsumer
+    ) -> (id: ConsumerID?, token: ListenerToken) {
+        guard let id = self.withEngine({ $0.addConsumer(request, buffer) }) else {
+            return (nil, ListenerToken {})
         }
-        return ListenerToken(ticket: ticket, commands: self.commands)
+        let token = ListenerToken { [weak self] in
+            self?.withEngine { driver in driver.perform(driver.engine.removeConsumer(id)) }
+        }
+        return (id, token)
     }
 
-    /// Hands every pending consumer to the engine. Called before the actor handles anything a
-    /// consumer made earlier must see.
-    func registerPendingConsumers() {
-        for registration in self.pendingConsumers.take() {
-            guard registration.ticket.isPending else {
-                registration.buffer.finish()
-                continue
-            }
-            let added: (id: ConsumerID, actions: [ClientEngine.Action])?
-            do {
-                added = try self.engine.addConsumer(registration.request, at: self.clock.now)
-            } catch {
-                registration.ticket.refused(error)
-                registration.buffer.finish(throwing: error)
-                continue
-            }
-            guard let (id, actions) = added else {
-                registration.ticket.refused(nil)
-                registration.buffer.finish()
-                continue
-            }
-            switch registration.buffer {
-            case .events(let buffer): self.eventConsumers[id] = EventConsumer(id: id, buffer: buffer)
-            case .presence(let buffer): self.presenceConsumers[id] = buffer
-            }
-            self.perform(actions)
-            // Released while it was being registered: remove it again.
-            if !registration.ticket.registered(as: id) { self.perform(self.engine.removeConsumer(id)) }
+    /// Registers a notification consumer now (the newest `limit` elements are kept when it falls
+    /// behind); `first` gives an element to deliver at once (the current state). After the run it
+    /// gets `first` and its end.
+    nonisolated func observe<Element: Sendable>(
+        limit: Int,
+        _ observer: (ConsumerBuffer<Element>) -> ConsumerRegistry.Observer,
+        first: ((ClientDriver) -> Element)? = nil
+    ) -> (ConsumerBuffer<Element>, ListenerToken) {
+        let buffer = ConsumerBuffer<Element>(channel: nil, policy: ConsumerRegistry.observerPolicy(limit: limit)) { _ in
+            0
         }
+        let id = self.withEngine { driver -> Int? in
+            if let first { _ = buffer.deliver(contentsOf: CollectionOfOne(first(driver))) }
+            return driver.registry.add(observer(buffer))
+        }
+        guard let id else {
+            buffer.finish()
+            return (buffer, ListenerToken {})
+        }
+        return (buffer, ListenerToken { [weak self] in self?.withEngine { $0.registry.removeObserver(id) } })
     }
 }

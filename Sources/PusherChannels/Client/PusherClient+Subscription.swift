@@ -49,11 +49,10 @@ extension PusherClient {
     ) async throws -> Result {
         // Observed before the consumer exists, so that no outcome can come in between.
         var outcomes = waitsForConfirmation ? self.subscriptionEvents(on: channel).makeAsyncIterator() : nil
-        let ticket = ConsumerTicket()
         let buffer = ConsumerBuffer<ChannelEvent>(
             channel: channel, policy: buffering ?? self.options.buffering, gate: self.flowGate)
-        let token = self.registerConsumer(
-            .channel(channel, eventName: eventName, authorization: authorization), .events(buffer), ticket: ticket)
+        let (id, token) = self.register(
+            .channel(channel, eventName: eventName, authorization: authorization), .events(buffer))
         defer {
             buffer.finish()
             withExtendedLifetime(token) {}
@@ -61,13 +60,13 @@ extension PusherClient {
         if var confirmations = outcomes {
             // Observed no longer than needed.
             outcomes = nil
-            while try await !self.isConfirmed(channel, ticket: ticket) {
+            while try self.isConfirmed(channel, consumer: id, buffer: buffer) {
                 switch await confirmations.next(isolation: isolation) {
                 case .succeeded?:
                     continue
                 case .failed(_, let error)?:
                     // Under a retry policy the consumer stays and the wait goes on.
-                    if await self.isKept(ticket) { continue }
+                    if self.isKept(id) { continue }
                     throw error
                 case nil:
                     try Task.checkCancellation()
@@ -107,30 +106,28 @@ extension PusherClient {
         return try await body(ChannelSubscription(channel: nil, buffer: buffer, claim: IterationClaim()))
     }
 
-    /// Whether the consumer of `ticket` is still registered: after a refusal, it is only when the
-    /// channel will be subscribed again (``PusherClientOptions/subscriptionRetry``); a refusal for
-    /// good finishes it before the failure is reported.
-    private func isKept(_ ticket: ConsumerTicket) -> Bool {
-        guard case .registered(let id) = ticket.current else { return false }
-        return self.eventConsumers[id] != nil
+    /// Whether the consumer `id` is still registered: after a refusal, it is only when the channel
+    /// will be subscribed again (``PusherClientOptions/subscriptionRetry``); a refusal for good
+    /// finishes it before the failure is reported.
+    private nonisolated func isKept(_ id: ConsumerID?) -> Bool {
+        guard let id else { return false }
+        return self.withEngine { $0.registry.events[id] != nil }
     }
 
-    /// Whether the server has confirmed `channel` with `ticket`'s consumer registered.
+    /// Whether the server has yet to confirm `channel` with the consumer `id` registered.
     ///
     /// - Throws: ``PusherError`` when the consumer was refused (an invalid name, a missing
-    ///   authorizer) or the client has stopped.
-    private func isConfirmed(_ channel: String, ticket: ConsumerTicket) throws(PusherError) -> Bool {
-        self.registerPendingConsumers()
-        switch ticket.current {
-        case .registered:
-            return self.engine.isSubscribed(channel)
-        case .refused(let error?):
-            throw error
-        case .refused(nil), .released, .pending:
-            throw PusherError(
-                .subscriptionFailed, "the client stopped before the server confirmed the subscription", channel: channel
-            )
+    ///   authorizer: the error its buffer ends with) or the client has stopped.
+    private nonisolated func isConfirmed(
+        _ channel: String, consumer id: ConsumerID?, buffer: ConsumerBuffer<ChannelEvent>
+    ) throws(PusherError) -> Bool {
+        guard id != nil else {
+            throw buffer.endError
+                ?? PusherError(
+                    .subscriptionFailed, "the client stopped before the server confirmed the subscription",
+                    channel: channel)
         }
+        return !self.withEngine { $0.engine.isSubscribed(channel) }
     }
 
     // MARK: Client events
@@ -147,8 +144,9 @@ extension PusherClient {
     ///   encrypted channel, a channel nobody iterates, or a full queue
     ///   (``PusherClientOptions/clientEventQueueLimit``).
     public func trigger(_ event: String, on channel: String, data: String) throws(PusherError) {
-        self.registerPendingConsumers()
-        self.perform(try self.engine.trigger(event, on: channel, data: data, at: self.clock.now))
+        try self.withEngine { driver throws(PusherError) in
+            driver.perform(try driver.engine.trigger(event, on: channel, data: data, at: driver.clock.now))
+        }
     }
 
     /// Sends a client event like ``trigger(_:on:data:)``, but while the client-event queue is full
@@ -163,23 +161,22 @@ extension PusherClient {
     ///   `CancellationError` when the task is cancelled while it waits.
     public func triggerWaitingForRoom(_ event: String, on channel: String, data: String) async throws {
         while true {
-            do {
-                return try self.trigger(event, on: channel, data: data)
-            } catch {
-                guard self.engine.clientEventWaitsForRoom(event, on: channel) else { throw error }
-            }
             let room = WaitableState(false)
-            self.clientEventRoomWaiters.append(room)
+            // Offered, and if the queue is full, waiting for room from the same look at the engine.
+            let accepted = try self.withEngine { driver throws(PusherError) -> Bool in
+                do throws(PusherError) {
+                    driver.perform(try driver.engine.trigger(event, on: channel, data: data, at: driver.clock.now))
+                    return true
+                } catch {
+                    guard driver.engine.clientEventWaitsForRoom(event, on: channel) else { throw error }
+                    driver.clientEventRoomWaiters.append(room)
+                    return false
+                }
+            }
+            if accepted { return }
             let fired = await room.waitUntilFired()
-            self.clientEventRoomWaiters.removeAll { $0 === room }
+            self.withEngine { $0.clientEventRoomWaiters.removeAll { $0 === room } }
             guard fired else { throw CancellationError() }
         }
-    }
-
-    /// Wakes every ``triggerWaitingForRoom(_:on:data:)`` waiting for room, to offer its event again.
-    func clientEventRoomMayHaveChanged() {
-        guard !self.clientEventRoomWaiters.isEmpty else { return }
-        for room in self.clientEventRoomWaiters { room.fire() }
-        self.clientEventRoomWaiters = []
     }
 }

@@ -17,15 +17,15 @@ extension PusherClient {
         guard self.options.userAuthenticator != nil else {
             throw PusherError(.invalidConfiguration, "signIn() needs PusherClientOptions.userAuthenticator")
         }
-        self.perform(self.engine.signIn(at: self.clock.now))
+        self.withEngine { driver in driver.perform(driver.engine.signIn(at: driver.clock.now)) }
     }
 
     /// The signed-in user, or nil.
-    public var user: SignedInUser? { self.engine.user }
+    public var user: SignedInUser? { self.withEngine { $0.engine.user } }
 
     /// The sign-in state, starting with the current one.
     public nonisolated var userStates: PusherSequence<UserState> {
-        PusherSequence { [observers] in observers.observeUser() }
+        PusherSequence { [self] in self.observe(limit: 64, ConsumerRegistry.Observer.user) { $0.publishedUser } }
     }
 
     /// Events the server sends to the signed-in user (on `#server-to-user-{id}`), optionally only
@@ -43,6 +43,6 @@ extension PusherClient {
     /// Online and offline changes of the users on the signed-in user's watchlist (`watchlist` in
     /// `user_data`; the feature must be enabled for the app), one element per user id.
     public nonisolated var watchlistEvents: PusherSequence<WatchlistEvent> {
-        PusherSequence { [observers] in observers.observeWatchlist() }
+        PusherSequence { [self] in self.observe(limit: 1024, ConsumerRegistry.Observer.watchlist) }
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import Logging
+import NIOConcurrencyHelpers
 import PusherCore
 import ServiceLifecycle
 import Tracing
@@ -46,55 +47,13 @@ public actor PusherClient: Service {
     nonisolated let transport: any PusherTransport
     nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
-    nonisolated let observers = ObserverRegistry()
-    /// Closed while a consumer with the `pauseReading` policy is over its limits: the socket's
-    /// reader waits at it (flow control, see ``BufferingPolicy``).
-    nonisolated let flowGate = FlowGate()
-    /// Consumers made since the actor last looked (see ``registerPendingConsumers()``).
-    nonisolated let pendingConsumers = PendingConsumers()
-    /// The endpoints of the options with their URLs, or why the options cannot form one or are
-    /// invalid (checked before every connect).
-    nonisolated let configuredEndpoints: Result<EndpointRotation<ConnectionEndpoint>, PusherError>
-    /// The endpoints (the options', or those of the last ``switchEndpoint(to:fallbacks:)``) and which
-    /// one the next attempt goes to; nil when the options are invalid.
-    var endpointRotation: EndpointRotation<ConnectionEndpoint>?
-
-    private enum RunPhase {
-        case idle, running, finished
-    }
-
-    private var runPhase = RunPhase.idle
-    /// Every protocol decision is the engine's; this actor performs its actions.
-    var engine: ClientEngine
-    var eventConsumers: [ConsumerID: EventConsumer] = [:]
-    var presenceConsumers: [ConsumerID: ConsumerBuffer<PresenceChange>] = [:]
-    var connections: [Generation: ConnectionHandle] = [:]
-    /// Every timer the engine asked for. One child task of ``run()`` sleeps until the earliest
-    /// deadline (see `PusherClient+Timers.swift`).
-    var timers = TimerSchedule()
-    /// What the timer task sleeps until: the schedule's earliest deadline, with a version that
-    /// changes whenever it does.
-    nonisolated let timerAlarm = WaitableState(TimerAlarm())
-    /// The deadline last handed to the timer task.
-    var armedDeadline: Duration?
-    /// Authorizer and user-authenticator calls under way, by their timeout timer, with their start.
-    var calls: [TimerID: (cancellation: CallCancellation, start: Duration)] = [:]
-    var consumerWaiters: [(channel: String, count: Int, signal: WaitableState<Bool>)] = []
-    /// Reused across batches so that the hot path allocates no action list per read.
-    var actionBuffer: [ClientEngine.Action] = []
-    /// swift-metrics instruments; nil (nothing recorded) without a metrics backend.
-    var metrics: ClientMetrics?
-    /// The tracing span of each connection attempt, until it connects or fails.
-    var connectionSpans: [Generation: any Span] = [:]
-    /// Pace the log lines about events dropped under `dropOldest` and `dropNewest`, and about
-    /// consumers failed as too slow.
-    var droppedEventsLog = LogPacer()
-    var failedConsumersLog = LogPacer()
-    var pausedReadingLog = LogPacer()
-    /// Calls of ``triggerWaitingForRoom(_:on:data:)`` waiting for the client-event queue to have room.
-    var clientEventRoomWaiters: [WaitableState<Bool>] = []
-    /// Socket readers waiting at ``flowGate`` now.
-    var pausedReaders = 0
+    /// Everything the client knows, behind one lock (see ``ClientDriver``); entered only through
+    /// ``withEngine(_:)``.
+    private nonisolated let driver: NIOLockedValueBox<ClientDriver>
+    /// The driver's timer alarm, which the timer task waits at outside the lock.
+    nonisolated let timerAlarm: WaitableState<ClientDriver.TimerAlarm>
+    /// The driver's flow gate (see ``BufferingPolicy``).
+    nonisolated let flowGate: FlowGate
 
     /// Creates a client whose timers run on the continuous clock.
     ///
@@ -125,63 +84,51 @@ public actor PusherClient: Service {
         self.clock = ClockAdapter(clock)
         self.logger = logger
         self.transport = transport
-        let configuredEndpoints = Self.endpointRotation(options: options, key: key)
-        self.configuredEndpoints = configuredEndpoints
-        self.endpointRotation = try? configuredEndpoints.get()
-        self.engine = ClientEngine(
-            configuration: ClientEngine.Configuration(
-                connection: options.stateMachineConfiguration,
-                hasAuthorizer: options.authorizer != nil,
-                encryptionAvailable: SecretBox.isAvailable,
-                clientEventRateLimit: options.clientEventRateLimit,
-                clientEventQueueLimit: options.clientEventQueueLimit,
-                maximumPresenceMembers: options.maximumPresenceMembers,
-                maximumPresenceBytes: options.maximumPresenceBytes,
-                maximumHeldEncryptedEvents: options.maximumHeldEncryptedEvents,
-                maximumHeldEncryptedBytes: options.maximumHeldEncryptedBytes,
-                keyReloadInterval: options.keyReloadInterval,
-                authorizationTimeout: options.authorizationTimeout,
-                open: { message, key in EncryptedPayload.open(message, key: key) },
-                key: { secret in EncryptedPayload.key(fromSharedSecret: secret) },
-                localAuthorization: options.authorizer?.local,
-                subscriptionRetry: options.subscriptionRetry,
-                randomSeed: .random(in: 0...UInt64.max)
-            )
-        )
-        self.engine.endpointsChanged(count: 1 + options.fallbackEndpoints.count)
         (self.commandStream, self.commands) = AsyncStream.makeStream()
-        self.metrics = ClientMetrics(options: options.metrics)
+        let driver = ClientDriver(
+            key: key, options: options, clock: self.clock, logger: logger, commands: self.commands)
+        self.timerAlarm = driver.timerAlarm
+        self.flowGate = driver.flowGate
+        self.driver = NIOLockedValueBox(driver)
+    }
+
+    /// The one way into the client's state: runs `body` with the driver under its lock. Called from
+    /// wherever an input happens (a socket's event loop, a consumer's task, a timer, a call's
+    /// answer); `body` never suspends, and nothing it performs comes back into the lock.
+    nonisolated func withEngine<Result, Failure: Error>(
+        _ body: (inout ClientDriver) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // NIOLockedValueBox rethrows untyped: carry a typed error out by hand.
+        let outcome: Swift.Result<Result, Failure> = self.driver.withLockedValue { driver in
+            do throws(Failure) {
+                return .success(try body(&driver))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     // MARK: Observing
 
     /// The connection state now.
-    public var state: ConnectionState { self.engine.state }
+    public var state: ConnectionState { self.withEngine { $0.engine.state } }
 
     /// Channels that currently have consumers, whether or not the server has confirmed them yet.
-    public var channels: [String] {
-        self.registerPendingConsumers()
-        return self.engine.channelNames
-    }
+    public var channels: [String] { self.withEngine { $0.engine.channelNames } }
 
     /// How many consumers are registered for events of `channel` now (the package's own tests use it
     /// to check that consumers end). ``userEventsConsumers`` counts the consumers of
     /// ``userEvents(named:buffering:)``.
     package func consumerCount(on channel: String) -> Int {
-        self.registerPendingConsumers()
-        return self.registeredConsumerCount(on: channel)
-    }
-
-    /// ``consumerCount(on:)`` without registering pending consumers first (for ``perform(_:)``).
-    func registeredConsumerCount(on channel: String) -> Int {
-        channel == Self.userEventsConsumers ? self.engine.userConsumerCount : self.engine.consumerCount(on: channel)
+        self.withEngine { $0.consumerCount(on: channel) }
     }
 
     /// Whether a call of ``triggerWaitingForRoom(_:on:data:)`` waits for room (for the package's tests).
-    package var isWaitingForClientEventRoom: Bool { !self.clientEventRoomWaiters.isEmpty }
+    package var isWaitingForClientEventRoom: Bool { self.withEngine { !$0.clientEventRoomWaiters.isEmpty } }
 
     /// Whether a socket's reader waits for a consumer to catch up (for the package's tests of flow control).
-    package var isReadingPaused: Bool { self.pausedReaders > 0 }
+    package var isReadingPaused: Bool { self.withEngine { $0.isReadingPaused } }
 
     /// The name ``consumerCount(on:)`` and ``waitForConsumers(on:count:)`` take for the consumers of
     /// ``userEvents(named:buffering:)`` (not a channel).
@@ -190,42 +137,54 @@ public actor PusherClient: Service {
     /// Suspends until exactly `count` consumers are registered for events of `channel` (or the task
     /// is cancelled). For the package's own tests of consumers made in other tasks.
     package func waitForConsumers(on channel: String, count: Int = 1) async {
-        guard self.consumerCount(on: channel) != count else { return }
         let signal = WaitableState(false)
-        self.consumerWaiters.append((channel, count, signal))
+        let waits = self.withEngine { driver in
+            guard driver.consumerCount(on: channel) != count else { return false }
+            driver.consumerWaiters.append((channel, count, signal))
+            return true
+        }
+        guard waits else { return }
         await signal.waitUntilFired()
         // A cancelled wait leaves nothing behind.
-        self.consumerWaiters.removeAll { $0.signal === signal }
+        self.withEngine { $0.consumerWaiters.removeAll { $0.signal === signal } }
     }
 
     /// Connection states, starting with the current one.
     public nonisolated var connectionStates: ConnectionStateSequence {
-        PusherSequence { [observers] in observers.observeStates() }
+        PusherSequence { [self] in
+            self.observe(limit: 64, ConsumerRegistry.Observer.states) { $0.publishedState }
+        }
     }
 
     /// Errors: connection closes and transport failures (also visible in the state), server
     /// `pusher:error` messages, malformed frames, failed subscriptions.
     public nonisolated var errors: PusherErrorSequence {
-        PusherSequence { [observers] in observers.observeErrors() }
+        PusherSequence { [self] in self.observe(limit: 1024, ConsumerRegistry.Observer.errors) }
     }
 
     /// Subscription confirmations and refusals, for one channel or (with `nil`) for all.
     public nonisolated func subscriptionEvents(on channel: String? = nil) -> SubscriptionEventSequence {
-        PusherSequence { [observers] in observers.observeSubscriptions(channel: channel) }
+        PusherSequence { [self] in
+            self.observe(limit: 1024) { ConsumerRegistry.Observer.subscriptions(channel: channel, $0) }
+        }
     }
 
     /// The number of connections subscribed to `channel`, each time the server reports it
     /// (`pusher_internal:subscription_count`; it must be enabled for the app, and presence channels
     /// have members instead). Counts of 0 are reported too. Does not subscribe by itself.
     public nonisolated func subscriptionCounts(on channel: String) -> PusherSequence<Int> {
-        PusherSequence { [observers] in observers.observeSubscriptionCounts(channel: channel) }
+        PusherSequence { [self] in
+            self.observe(limit: 64) { ConsumerRegistry.Observer.counts(channel: channel, $0) }
+        }
     }
 
     /// Events of private-encrypted channels that could not be delivered (malformed payloads, keys
     /// that do not open them even after a reload, failed reloads), for one channel or (with `nil`)
     /// for all. The other events of the channel keep flowing. Never carries keys or plaintext.
     public nonisolated func decryptionFailures(on channel: String? = nil) -> PusherSequence<DecryptionFailure> {
-        PusherSequence { [observers] in observers.observeDecryptionFailures(channel: channel) }
+        PusherSequence { [self] in
+            self.observe(limit: 1024) { ConsumerRegistry.Observer.decryptionFailures(channel: channel, $0) }
+        }
     }
 
     // MARK: Control
@@ -238,19 +197,13 @@ public actor PusherClient: Service {
     /// `maximumMessageSize` outside 1…2³²−1; see ``PusherClientOptions``) make the state `failed`
     /// with an `invalidConfiguration` error at once, without retries.
     public func connect() {
-        self.registerPendingConsumers()
-        switch self.configuredEndpoints {
-        case .success:
-            self.perform(self.engine.connect(at: self.clock.now))
-        case .failure(let error):
-            self.perform(self.engine.configurationInvalid(error, at: self.clock.now))
-        }
+        self.withEngine { $0.connect() }
     }
 
     /// Closes the connection (normal close) and cancels any pending reconnection, in every state.
     /// Subscriptions are kept and made again on the next ``connect()``.
     public func disconnect() {
-        self.perform(self.engine.disconnect(at: self.clock.now))
+        self.withEngine { driver in driver.perform(driver.engine.disconnect(at: driver.clock.now)) }
     }
 
     /// Checks the connection now: sends `pusher:ping` at once, and if nothing arrives within the pong
@@ -258,7 +211,7 @@ public actor PusherClient: Service {
     /// an `NWPathMonitor` update) or the app returns to the foreground, instead of waiting for the
     /// activity timeout to notice a dead socket.
     public func checkConnection() {
-        self.perform(self.engine.checkConnection(at: self.clock.now))
+        self.withEngine { driver in driver.perform(driver.engine.checkConnection(at: driver.clock.now)) }
     }
 
     /// Asks ``run()`` to finish gracefully: the socket is closed with a normal close frame, then
@@ -273,11 +226,14 @@ public actor PusherClient: Service {
     ///
     /// - Throws: ``PusherError`` with code `alreadyRunning` when called a second time.
     public func run() async throws {
-        guard case .idle = self.runPhase else {
+        let starts = self.withEngine { driver in
+            guard case .idle = driver.runPhase else { return false }
+            driver.runPhase = .running
+            return true
+        }
+        guard starts else {
             throw PusherError(.alreadyRunning, "run() may be called only once per client")
         }
-        self.runPhase = .running
-        self.registerPendingConsumers()
         self.log(.debug, "client running", ["pusher.host": "\(self.options.endpoint.host)"])
         await withGracefulShutdownHandler {
             await self.runLoop()
@@ -286,19 +242,7 @@ public actor PusherClient: Service {
         }
         // When the run was cancelled rather than shut down, the sockets are already gone: only the
         // final state remains to be told.
-        self.registerPendingConsumers()
-        self.perform(self.engine.runEnded(at: self.clock.now))
-        self.pendingConsumers.close()
-        self.observers.finishAll()
-        for handle in self.connections.values { handle.finish() }
-        self.connections = [:]
-        self.endConnectionSpans(state: nil)
-        self.timers = TimerSchedule()
-        self.calls = [:]
-        for waiter in self.consumerWaiters { waiter.signal.fire() }
-        self.consumerWaiters = []
-        self.clientEventRoomMayHaveChanged()
-        self.runPhase = .finished
+        self.withEngine { $0.runEnded() }
         self.log(.debug, "client stopped")
     }
 
@@ -309,8 +253,11 @@ public actor PusherClient: Service {
             if self.options.connectsAutomatically { self.connect() }
             loop: for await command in self.commandStream {
                 switch command {
-                case .startConnection(let generation, let url, let handle):
-                    group.addTask { await self.runConnection(generation: generation, url: url, handle: handle) }
+                case .startConnection(let generation, let url, let endpoint, let headersAbandoned):
+                    group.addTask {
+                        await self.runConnection(
+                            generation: generation, url: url, endpoint: endpoint, headersAbandoned: headersAbandoned)
+                    }
                 case .authorize(let channel, let socketID, let cancel):
                     group.addTask { await self.runAuthorization(channel: channel, socketID: socketID, cancel: cancel) }
                 case .reloadKey(let channel, let socketID, let cancel):
@@ -320,14 +267,8 @@ public actor PusherClient: Service {
                     }
                 case .authenticateUser(let socketID, let cancel):
                     group.addTask { await self.runUserAuthentication(socketID: socketID, cancel: cancel) }
-                case .registerConsumers:
-                    self.registerPendingConsumers()
-                case .removeConsumer(let id):
-                    self.registerPendingConsumers()
-                    self.perform(self.engine.removeConsumer(id))
                 case .shutdown:
-                    self.registerPendingConsumers()
-                    self.perform(self.engine.shutdown(at: self.clock.now))
+                    self.withEngine { driver in driver.perform(driver.engine.shutdown(at: driver.clock.now)) }
                 case .finish:
                     break loop
                 }

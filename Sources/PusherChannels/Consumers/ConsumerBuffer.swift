@@ -16,7 +16,7 @@ import PusherCore
 /// With `pauseReading`, the limits are a high-water mark: every element is taken, and the buffer
 /// holds the client's ``FlowGate`` from the moment it goes over them until the consumer has taken
 /// it down to half of both (or it ends), so the client reads no more meanwhile.
-package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
+package final class ConsumerBuffer<Element: Sendable>: Sendable {
     private indirect enum End {
         case finished
         case failed(PusherError)
@@ -44,18 +44,25 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     private let whenFull: BufferingPolicy.WhenFull
     /// What `pauseReading` holds while the buffer is over its limits (nil: the policy is another).
     private let gate: FlowGate?
+    /// The bytes an element counts against the byte limit.
+    private let byteCount: @Sendable (Element) -> Int
     /// The buffer, with the consumer's iterator as its one waiter.
     private let state = WaitableState(State())
 
     /// - Parameters:
     ///   - gate: The client's flow gate, which the `pauseReading` policy holds while the buffer is
     ///     over its limits. Without one, `pauseReading` buffers without limit (for tests only).
-    package init(channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil) {
+    ///   - byteCount: What one element counts against the policy's byte limit.
+    package init(
+        channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil,
+        byteCount: @escaping @Sendable (Element) -> Int
+    ) {
         self.channel = channel
         self.limit = policy.limit
         self.byteLimit = policy.byteLimit
         self.whenFull = policy.whenFull
         self.gate = policy.whenFull == .pauseReading ? gate : nil
+        self.byteCount = byteCount
     }
 
     /// Whether the buffer is over its limits and holds the flow gate (`pauseReading`).
@@ -66,13 +73,13 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     /// Appends the elements of one batch under one lock and wakes the consumer if it waits.
     ///
     /// - Returns: False when the consumer is gone or was just failed (the client then forgets it).
-    package func deliver(contentsOf elements: [Element]) -> Bool {
+    package func deliver<Elements: Sequence<Element>>(contentsOf elements: Elements) -> Bool {
         var tally = DeliveryTally()
         return self.deliver(contentsOf: elements, tally: &tally)
     }
 
     /// ``deliver(contentsOf:)``, adding what the buffer dropped or whether it failed to `tally`.
-    func deliver(contentsOf elements: [Element], tally: inout DeliveryTally) -> Bool {
+    func deliver<Elements: Sequence<Element>>(contentsOf elements: Elements, tally: inout DeliveryTally) -> Bool {
         // The consumer is woken when there is something for it: an element, or its end.
         self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) { state -> Bool in
             for element in elements {
@@ -86,7 +93,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
     private func add(_ element: Element, to state: inout State, tally: inout DeliveryTally) -> Bool {
         guard state.end == nil else { return false }
         let reserved = state.reserved ? 1 : 0
-        let size = element.bufferedByteCount
+        let size = self.byteCount(element)
         if state.elements.count < self.limit + reserved
             && (state.bytes + size <= self.byteLimit || state.elements.count <= reserved)
         {
@@ -113,7 +120,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         case .dropOldest:
             // Make room, by count and by bytes, never dropping the element a waiting consumer is owed.
             repeat {
-                state.bytes -= state.elements.remove(at: reserved).bufferedByteCount
+                state.bytes -= self.byteCount(state.elements.remove(at: reserved))
                 tally.dropped += 1
             } while state.elements.count > reserved && state.bytes + size > self.byteLimit
             state.elements.append(element)
@@ -146,6 +153,13 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         if releases { self.gate?.release() }
     }
 
+    /// The error the buffer ends with, if it ended with one (and its consumer has not taken it yet).
+    package var endError: PusherError? {
+        self.state.withLock { state in
+            if case .failed(let error) = state.end { error } else { nil }
+        }
+    }
+
     /// Whether the consumer is suspended waiting for elements.
     package var hasWaiter: Bool { self.state.hasWaiter }
 
@@ -157,7 +171,7 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         var releases = false
         let taken = await self.state.wait(isolation: actor) { state -> Taken? in
             if let element = state.elements.popFirst() {
-                state.bytes -= element.bufferedByteCount
+                state.bytes -= self.byteCount(element)
                 state.reserved = false
                 // Down to half of both limits: the reader may go on.
                 if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
@@ -180,5 +194,12 @@ package final class ConsumerBuffer<Element: BufferedElement>: Sendable {
         case .end(.failed(let error)): throw error
         case .end(.finished), nil: return nil
         }
+    }
+}
+
+extension ConsumerBuffer where Element: BufferedElement {
+    /// A buffer of elements that count their own bytes (see ``BufferedElement``).
+    package convenience init(channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil) {
+        self.init(channel: channel, policy: policy, gate: gate) { $0.bufferedByteCount }
     }
 }

@@ -3,9 +3,13 @@
 import PusherCore
 
 /// The client's side of one event consumer: its buffer, and the events of the batch being handled
-/// that are not handed over yet (they go in one lock when the batch is done). Owned by the client
-/// actor, never shared.
-final class EventConsumer {
+/// that are not handed over yet (they go in one lock when the batch is done).
+///
+/// `@unchecked Sendable`: the class has mutable state (`staged`) and no lock of its own, but every
+/// instance is created inside the client's engine lock, stored only in the ``ConsumerRegistry`` of
+/// a ``ClientDriver`` (which is reachable only through that lock), and touched only by the driver
+/// while it holds the lock. No reference to one ever leaves the lock.
+final class EventConsumer: @unchecked Sendable {
     let id: ConsumerID
     let buffer: ConsumerBuffer<ChannelEvent>
     private var staged: [ChannelEvent] = []

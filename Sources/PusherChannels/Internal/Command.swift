@@ -2,17 +2,15 @@
 
 import PusherCore
 
-/// Work handed to the run loop: starting child tasks (only the loop owns the task group) and
-/// clean-ups requested from synchronous contexts (iterator deinits).
+/// Work handed to the run loop: starting child tasks (only the loop owns the task group) and the
+/// end of the run.
 enum Command: Sendable {
-    case startConnection(generation: Generation, url: String, ConnectionHandle)
+    case startConnection(
+        generation: Generation, url: String, endpoint: PusherEndpoint, headersAbandoned: WaitableState<Bool>)
     /// Ask the authorizer; `cancel` fires when the engine gives up on the call (it timed out).
     case authorize(channel: String, socketID: String, cancel: CallCancellation)
     case reloadKey(channel: String, socketID: String, cancel: CallCancellation)
     case authenticateUser(socketID: String, cancel: CallCancellation)
-    /// Consumers wait in ``PendingConsumers``: register them.
-    case registerConsumers
-    case removeConsumer(ConsumerID)
     case shutdown
     case finish
 }

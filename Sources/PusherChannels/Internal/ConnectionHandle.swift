@@ -1,73 +1,49 @@
 // SPDX-License-Identifier: MIT
 
-import NIOConcurrencyHelpers
 import PusherCore
 
-/// What the client keeps for one socket: the endpoint it was opened to, its outbox (bounded in
-/// bytes), and the signal that aborts it.
+/// What the client keeps for one connection attempt, inside its engine lock: the endpoint it was
+/// opened to, the transport's connection once the attempt began, and what the engine asked of it
+/// before then.
 struct ConnectionHandle: Sendable {
-    enum Frame: Sendable {
-        case text(String)
-        case close
-    }
-
-    private struct Outbox {
-        /// Bytes queued and not yet written.
-        var bytes = 0
-        /// Set when the queue went over its limit: why the socket was dropped.
-        var overflow: PusherError?
-    }
-
     /// The endpoint this attempt went to, chosen when it was opened.
     let endpoint: PusherEndpoint
-    private let outbox: AsyncStream<Frame>.Continuation
-    let frames: AsyncStream<Frame>
-    /// Fired to drop the socket at once.
-    let abort = WaitableState(false)
-    private let state = NIOLockedValueBox(Outbox())
+    /// Fired when the engine gives the attempt up while the upgrade headers provider still runs
+    /// (before the transport has a connection to abort).
+    let headersAbandoned = WaitableState(false)
+    /// The transport's connection, from the moment the attempt began.
+    private(set) var connection: (any TransportConnection)?
+    /// The engine asked to drop or close the attempt: it is dropped as soon as it begins.
+    private(set) var isAbandoned = false
+    /// Whether the socket's reading is paused at the flow gate.
+    var isPaused = false
 
     init(endpoint: PusherEndpoint) {
         self.endpoint = endpoint
-        (self.frames, self.outbox) = AsyncStream.makeStream()
     }
 
-    /// Queues `text` for writing. When the queue would go over `limit` bytes (the socket does not
-    /// take what is written), nothing is queued, the socket is aborted, and false is returned.
-    func send(_ text: String, limit: Int) -> Bool {
-        let size = text.utf8.count
-        let accepted = self.state.withLockedValue { state -> Bool in
-            guard state.overflow == nil else { return false }
-            // One message larger than the limit alone still goes when nothing waits.
-            guard state.bytes == 0 || state.bytes + size <= limit else {
-                state.overflow = PusherError(
-                    .limitExceeded,
-                    "more than \(limit) bytes of outbound messages waited for the socket (outboundBufferLimit); the connection was dropped"
-                )
-                return false
-            }
-            state.bytes += size
-            return true
-        }
-        if accepted {
-            self.outbox.yield(.text(text))
-        } else {
-            self.abort.fire()
-        }
-        return accepted
+    /// The attempt began. An attempt the engine already gave up on is dropped at once.
+    mutating func began(_ connection: any TransportConnection) {
+        self.connection = connection
+        if self.isAbandoned { connection.abort() }
     }
 
-    /// The writer wrote `text`.
-    func wrote(_ text: String) {
-        let size = text.utf8.count
-        self.state.withLockedValue { $0.bytes -= size }
+    func send(_ text: String) {
+        self.connection?.send(text)
     }
 
-    /// Starts the close handshake after what is queued.
-    func close() { self.outbox.yield(.close) }
+    /// Starts the close handshake; an attempt not open yet is dropped. A paused socket reads on,
+    /// so that the close completes.
+    mutating func close() {
+        guard let connection = self.connection else { return self.abort() }
+        connection.close()
+        if self.isPaused { connection.resumeReading() }
+    }
 
-    /// No more frames: the writer ends.
-    func finish() { self.outbox.finish() }
-
-    /// Why the socket was dropped by the client, if the outbox overflowed.
-    var overflow: PusherError? { self.state.withLockedValue { $0.overflow } }
+    /// Drops the connection at once.
+    mutating func abort() {
+        self.isAbandoned = true
+        self.headersAbandoned.fire()
+        self.connection?.abort()
+    }
 }

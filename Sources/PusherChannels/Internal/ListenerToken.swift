@@ -8,16 +8,9 @@ import NIOConcurrencyHelpers
 final class ListenerToken: Sendable {
     private let pending: NIOLockedValueBox<(@Sendable () -> Void)?>
 
-    init(release: @escaping @Sendable () -> Void) {
+    /// A token that runs `release` once (nothing for an empty one).
+    init(release: @escaping @Sendable () -> Void = {}) {
         self.pending = NIOLockedValueBox(release)
-    }
-
-    /// A token that ends `ticket`'s registration, asking the run loop to remove the consumer once
-    /// the engine has it.
-    convenience init(ticket: ConsumerTicket, commands: AsyncStream<Command>.Continuation) {
-        self.init {
-            if let id = ticket.release() { commands.yield(.removeConsumer(id)) }
-        }
     }
 
     /// Removes the registration now, the first time only.

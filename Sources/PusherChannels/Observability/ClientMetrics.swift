@@ -8,7 +8,7 @@ import PusherCore
 /// The per-event metrics are counted per batch: the actor adds up what one batch delivered or
 /// dropped and increments each counter once. Instruments with dimensions are made on first use and
 /// kept, so the metrics backend is asked for each one once.
-struct ClientMetrics {
+struct ClientMetrics: Sendable {
     /// One instrument: its label and dimensions.
     private struct Key: Hashable {
         var label: String

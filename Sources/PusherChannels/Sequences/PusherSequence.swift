@@ -3,28 +3,41 @@
 /// A sequence of client notifications: connection states, errors, subscription outcomes.
 ///
 /// Each iterator is its own consumer with its own buffer, registered when the iterator is made (a
-/// `for await` loop makes it at once), so nothing published after that is missed. It never throws,
-/// and finishes when the client stops or the iterating task is cancelled.
+/// `for await` loop makes it at once), so nothing published after that is missed. When it falls
+/// behind, the oldest notifications it has not taken are dropped. It never throws, and finishes
+/// when the client stops or the iterating task is cancelled.
 public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
-    let register: @Sendable () -> (AsyncStream<Element>, ListenerToken)
+    let register: @Sendable () -> (ConsumerBuffer<Element>, ListenerToken)
 
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, token) = self.register()
-        return AsyncIterator(iterator: stream.makeAsyncIterator(), token: token)
+        let (buffer, token) = self.register()
+        return AsyncIterator(buffer: buffer, token: token)
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var iterator: AsyncStream<Element>.Iterator
-        let token: ListenerToken
+        private var buffer: ConsumerBuffer<Element>?
+        private var token: ListenerToken?
+
+        init(buffer: ConsumerBuffer<Element>, token: ListenerToken) {
+            self.buffer = buffer
+            self.token = token
+        }
 
         public mutating func next() async -> Element? {
-            await self.iterator.next(isolation: nil)
+            await self.next(isolation: nil)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            await self.iterator.next(isolation: actor)
+            guard let buffer = self.buffer else { return nil }
+            // Notification buffers never fail: they drop their oldest elements instead.
+            if let element = try? await buffer.next(isolation: actor) { return element }
+            // The end, or the task was cancelled: the consumer goes.
+            self.buffer = nil
+            self.token?.release()
+            self.token = nil
+            return nil
         }
     }
 }

@@ -9,7 +9,7 @@ import PusherCore
 
 /// The real transport: a WebSocket over SwiftNIO (TLS through NIOSSL, framing and the upgrade from
 /// NIOWebSocket). Frames are handled on the event loop by ``PusherFrameHandler``, which decodes
-/// them and hands each socket read's messages to the client at once.
+/// them and hands each socket read's messages to the client's engine at once, on that thread.
 package struct NIOWebSocketTransport: PusherTransport {
     private let group: any EventLoopGroup
     private let tlsConfiguration: TLSConfiguration?
@@ -30,9 +30,7 @@ package struct NIOWebSocketTransport: PusherTransport {
     }
 
     package func connect(
-        to url: String,
-        configuration: TransportConfiguration,
-        session: @Sendable (any TransportConnection) async throws -> Void
+        to url: String, configuration: TransportConfiguration, handler: any TransportHandler
     ) async throws -> TransportClose? {
         let target = try WebSocketURL(parsing: url)
         let proxy = try PusherClientOptions.proxy(self.proxy, forHost: target.host)
@@ -46,14 +44,16 @@ package struct NIOWebSocketTransport: PusherTransport {
         }
         try Task.checkCancellation()
         let eventLoop = self.group.next()
-        let mailbox = InboundMailbox(
-            byteLimit: InboundMailbox.byteLimit(maximumMessageSize: configuration.maximumMessageSize))
-        let outcome = ConnectionOutcomeBox()
         let attempt = ConnectionAttempt()
         let sslContext =
             try target.useTLS ? Self.makeSSLContext(self.tlsConfiguration, host: target.host) : nil
         let connected = eventLoop.makePromise(of: (any Channel).self)
         let upgraded = eventLoop.makePromise(of: Void.self)
+        let ended = eventLoop.makePromise(of: TransportClose?.self)
+        let connection = NIOWebSocketConnection(
+            attempt: attempt, budget: OutboundBudget(limit: configuration.outboundBufferLimit), connected: connected,
+            upgraded: upgraded)
+        handler.attemptStarted(connection)
         let maximumMessageSize = configuration.maximumMessageSize
         let bootstrap = ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -81,10 +81,13 @@ package struct NIOWebSocketTransport: PusherTransport {
                         maxFrameSize: maximumMessageSize, automaticErrorHandling: false
                     ) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(
-                                PusherFrameHandler(
-                                    mailbox: mailbox, outcome: outcome, maximumMessageSize: maximumMessageSize)
-                            )
+                            let frames = PusherFrameHandler(
+                                handler: handler, ended: ended, maximumMessageSize: maximumMessageSize)
+                            // Open before the first frame is handled (it may be in the same read
+                            // as the upgrade's answer).
+                            connection.opened(channel, handler: frames)
+                            handler.opened()
+                            try channel.pipeline.syncOperations.addHandler(frames)
                             upgraded.succeed()
                         }
                     }
@@ -129,34 +132,31 @@ package struct NIOWebSocketTransport: PusherTransport {
                 try await upgraded.futureResult.get()
                 return channel
             } onCancel: {
-                attempt.drop()
-                connected.fail(CancellationError())
-                upgraded.fail(CancellationError())
+                connection.abort()
             }
         } catch {
-            // Without an upgrade nothing else completes the promise (NIO reports leaked promises).
+            // Without an upgrade nothing else completes these promises (NIO reports leaked promises).
             upgraded.fail(error)
+            ended.fail(error)
             attempt.drop()
             await attempt.closed()
             throw error
         }
-        let connection = Connection(channel: channel, mailbox: mailbox, outcome: outcome)
+        let close: TransportClose?
         do {
-            try await withTaskCancellationHandler {
-                try await session(connection)
+            close = try await withTaskCancellationHandler {
+                try await ended.futureResult.get()
             } onCancel: {
                 attempt.drop()
             }
         } catch {
             attempt.drop()
             await attempt.closed()
-            throw error
+            throw connection.overflow ?? error
         }
-        channel.close(promise: nil)
         try? await channel.closeFuture.get()
-        if let close = outcome.closeFrame { return close }
-        if let error = outcome.error { throw error }
-        return nil
+        if let overflow = connection.overflow { throw overflow }
+        return close
     }
 
     private static func makeSSLContext(_ configuration: TLSConfiguration?, host: String) throws(PusherError)
@@ -166,29 +166,6 @@ package struct NIOWebSocketTransport: PusherTransport {
             return try NIOSSLContext(configuration: configuration ?? .makeClientConfiguration())
         } catch {
             throw PusherError(.tlsFailed, "TLS for \(host) could not be set up (tlsConfiguration): \(error)")
-        }
-    }
-
-    private struct Connection: TransportConnection {
-        let channel: any Channel
-        let mailbox: InboundMailbox
-        let outcome: ConnectionOutcomeBox
-
-        func receive(isolation: isolated (any Actor)?) async throws -> [InboundMessage]? {
-            await self.mailbox.take(isolation: isolation)
-        }
-
-        func send(_ text: String) async throws {
-            let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
-            try await self.channel.writeAndFlush(frame)
-        }
-
-        func close() async throws {
-            guard self.outcome.startClose() else { return }
-            var data = self.channel.allocator.buffer(capacity: 2)
-            data.write(webSocketErrorCode: .normalClosure)
-            try await self.channel.writeAndFlush(
-                WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
         }
     }
 }

@@ -7,15 +7,27 @@ import PusherCore
 /// The WebSocket end of the pipeline, on the event loop, behind NIO's frame decoder: assembles
 /// messages from frames, decodes them (``InboundMessage``), answers pings and the close handshake,
 /// and hands every message of one socket read to the client in one batch (at
-/// `channelReadComplete`), so the client hops once per read, not once per message.
-/// Stops reading from the socket while the client has too much to do (see ``InboundMailbox``).
+/// `channelReadComplete`), straight into the client's engine on this thread: no hop between the
+/// socket and the consumers' buffers. While a consumer is behind (the client answers false), it
+/// reads no more until ``resumeReading()``: TCP then slows the server down (flow control).
+///
+/// It also keeps how the connection ends (the close frame, or the first error) and completes
+/// ``ended`` with it when the channel goes inactive.
 package final class PusherFrameHandler: ChannelDuplexHandler {
     package typealias InboundIn = WebSocketFrame
     package typealias OutboundIn = WebSocketFrame
     package typealias OutboundOut = WebSocketFrame
 
-    private let mailbox: InboundMailbox
-    private let outcome: ConnectionOutcomeBox
+    private let handler: any TransportHandler
+    /// Completed when the channel goes inactive: with the close that ended the connection (the
+    /// server's close frame, or the client's own when the server broke a limit), nil without one,
+    /// or the first error.
+    private let ended: EventLoopPromise<TransportClose?>
+    private var closeFrame: TransportClose?
+    private var error: (any Error)?
+    /// Whether a close frame went out (only one does).
+    private var closeSent = false
+    private var isComplete = false
     private let maximumMessageSize: Int
     /// The messages of the socket read being handled.
     private var batch = InboundBatch()
@@ -30,25 +42,19 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     private var isReadPending = false
     private var context: ChannelHandlerContext?
 
-    package init(mailbox: InboundMailbox, outcome: ConnectionOutcomeBox, maximumMessageSize: Int) {
-        self.mailbox = mailbox
-        self.outcome = outcome
+    package init(handler: any TransportHandler, ended: EventLoopPromise<TransportClose?>, maximumMessageSize: Int) {
+        self.handler = handler
+        self.ended = ended
         self.maximumMessageSize = maximumMessageSize
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        self.mailbox.setResumeHandler {
-            eventLoop.execute { handler.value.resumeReading() }
-        }
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
-        // The mailbox's resume handler refers to this handler: break the cycle.
-        self.mailbox.setResumeHandler {}
         self.context = nil
+        self.complete()
     }
 
     package func read(context: ChannelHandlerContext) {
@@ -59,11 +65,37 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         }
     }
 
-    private func resumeReading() {
+    /// Reads again after the client asked to pause; on the event loop.
+    package func resumeReading() {
+        guard self.isReadingPaused else { return }
         self.isReadingPaused = false
+        self.handler.readingResumed()
         guard self.isReadPending, let context = self.context else { return }
         self.isReadPending = false
         context.read()
+    }
+
+    /// Sends a close frame with a normal closure, unless one went out already; on the event loop.
+    package func startClose() {
+        guard !self.closeSent, let context = self.context else { return }
+        self.closeSent = true
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: .normalClosure)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
+        context.writeAndFlush(self.wrapOutboundOut(frame), promise: nil)
+    }
+
+    /// Ends ``ended`` with how the connection ended (once).
+    private func complete() {
+        guard !self.isComplete else { return }
+        self.isComplete = true
+        if let closeFrame = self.closeFrame {
+            self.ended.succeed(closeFrame)
+        } else if let error = self.error {
+            self.ended.fail(error)
+        } else {
+            self.ended.succeed(nil)
+        }
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -105,8 +137,9 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         case .connectionClose:
             let code = payload.readInteger(as: UInt16.self).map(Int.init) ?? 1005
             let reason = payload.readString(length: payload.readableBytes).flatMap { $0.isEmpty ? nil : $0 }
-            self.outcome.received(TransportClose(code: code, reason: reason))
-            if self.outcome.startClose() {
+            if self.closeFrame == nil { self.closeFrame = TransportClose(code: code, reason: reason) }
+            if !self.closeSent {
+                self.closeSent = true
                 // Echo the code, as the close handshake asks.
                 var echo = context.channel.allocator.buffer(capacity: 2)
                 echo.writeInteger(UInt16(code == 1005 ? 1000 : code))
@@ -157,8 +190,7 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
 
     package func channelInactive(context: ChannelHandlerContext) {
         self.flush()
-        self.mailbox.close()
-        self.mailbox.setResumeHandler {}
+        self.complete()
         context.fireChannelInactive()
     }
 
@@ -169,13 +201,13 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
         }
         // Nothing after a broken frame is read (the decoder reads no more either).
         self.isFailed = true
-        self.outcome.failed(error)
+        if self.error == nil { self.error = error }
         context.close(promise: nil)
     }
 
     private func flush() {
         guard !self.batch.messages.isEmpty else { return }
-        if !self.mailbox.put(contentsOf: self.batch.messages, byteCount: self.batch.byteCount) {
+        if !self.handler.received(self.batch.messages) {
             self.isReadingPaused = true
         }
         self.batch.removeAll()
@@ -185,20 +217,21 @@ package final class PusherFrameHandler: ChannelDuplexHandler {
     /// than the limit; the connection's outcome is that close (see ``TransportClose/messageTooLarge(limit:)``).
     private func closeForMessageTooLarge(_ context: ChannelHandlerContext) {
         self.fragments = nil
-        self.outcome.received(.messageTooLarge(limit: self.maximumMessageSize))
+        if self.closeFrame == nil { self.closeFrame = .messageTooLarge(limit: self.maximumMessageSize) }
         self.sendClose(context, .messageTooLarge)
     }
 
     /// Closes the connection with `code` after a protocol violation, and remembers why.
     private func fail(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode, _ message: String) {
-        self.outcome.failed(PusherError(.transportFailed, message))
+        if self.error == nil { self.error = PusherError(.transportFailed, message) }
         self.sendClose(context, code)
     }
 
     /// Sends a close frame with `code` (unless one went out already), then closes the socket.
     private func sendClose(_ context: ChannelHandlerContext, _ code: WebSocketErrorCode) {
         self.isFailed = true
-        guard self.outcome.startClose() else { return context.close(promise: nil) }
+        guard !self.closeSent else { return context.close(promise: nil) }
+        self.closeSent = true
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)
         let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)

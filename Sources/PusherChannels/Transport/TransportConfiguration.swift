@@ -8,9 +8,14 @@ package struct TransportConfiguration: Sendable {
     package var headers: [(name: String, value: String)] = []
     /// The client's handshake timeout: a transport's own handshake steps (a proxy's) end by then.
     package var handshakeTimeout: Duration
+    /// How many bytes of queued messages may wait for the socket before the connection is dropped.
+    package var outboundBufferLimit: Int
 
-    package init(maximumMessageSize: Int, handshakeTimeout: Duration = .seconds(10)) {
+    package init(
+        maximumMessageSize: Int, handshakeTimeout: Duration = .seconds(10), outboundBufferLimit: Int = 4 << 20
+    ) {
         self.maximumMessageSize = maximumMessageSize
         self.handshakeTimeout = handshakeTimeout
+        self.outboundBufferLimit = outboundBufferLimit
     }
 }

@@ -68,8 +68,10 @@ struct LimitsTests {
                 group.addTask { _ = try? await collect(harness.client.events(on: "private-chat"), count: 1) }
                 let peer = await harness.established()
                 _ = await peer.nextMessage(named: "pusher:subscribe")
+                // Observed before the confirmation is sent: the peer hands it to the client at once.
+                var confirmations = harness.client.subscriptionEvents(on: "private-chat").makeAsyncIterator()
                 peer.send(Self.succeeded("private-chat"))
-                _ = await harness.client.subscriptionEvents(on: "private-chat").first { _ in true }
+                _ = await confirmations.next()
                 var rejected: PusherError?
                 var accepted = 0
                 for index in 0..<20 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import NIOConcurrencyHelpers
 import PusherChannels
 import PusherCore
 import Testing
@@ -71,34 +72,22 @@ struct FlowGateTests {
         #expect(gate.isOpen)
     }
 
-    @Test("a reader waiting at the gate resumes when it opens; a cancelled wait returns at once")
-    func waiting() async {
+    @Test("a socket paused at the closed gate is resumed once when it opens; at an open gate nothing pauses")
+    func pausing() {
         let gate = FlowGate()
+        let resumed = NIOLockedValueBox(0)
+        #expect(!gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 1 } }, "open: the socket reads on")
         let buffer = Self.buffer(limit: 1, gate: gate)
         _ = buffer.deliver(contentsOf: [1, 2])
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await gate.waitUntilOpen() }
-            group.addTask { await gate.waitUntilOpen() }
-            // Both are suspended before the gate opens.
-            while gate.waiterCount < 2 { await Task.yield() }
-            // Down to 0 of a limit of 1: half of it.
-            _ = try? await buffer.next()
-            _ = try? await buffer.next()
-            await group.waitForAll()
-        }
+        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 1 } })
+        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 10 } })
+        #expect(gate.waiterCount == 2)
+        #expect(resumed.withLockedValue { $0 } == 0, "nothing resumes while the gate is closed")
+        // The consumer finishes: the gate opens and both sockets are resumed, once each.
+        buffer.finish()
         #expect(gate.isOpen)
-        _ = buffer.deliver(contentsOf: [3, 4, 5])
-        #expect(!gate.isOpen)
-        let waiter = Task { await gate.waitUntilOpen() }
-        waiter.cancel()
-        await waiter.value
-        #expect(!gate.isOpen, "cancelling a wait opens nothing")
-        // Woken while closed: the reader returns to look again, and the gate stays closed.
-        let woken = Task { await gate.waitUntilOpen() }
-        while gate.waiterCount < 1 { await Task.yield() }
-        gate.wakeWaiters()
-        await woken.value
-        #expect(!gate.isOpen)
+        #expect(resumed.withLockedValue { $0 } == 11)
+        #expect(gate.waiterCount == 0)
     }
 
     @Test("without the pauseReading policy the gate is never held")

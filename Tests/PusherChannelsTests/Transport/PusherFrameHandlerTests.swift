@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -13,20 +14,20 @@ struct PusherFrameHandlerTests {
     /// what it hands to the client and how the connection ended.
     struct Fixture {
         let channel: EmbeddedChannel
-        let mailbox: InboundMailbox
-        let outcome = ConnectionOutcomeBox()
+        /// What the handler hands to the client.
+        let client = RecordingTransportHandler()
+        let frames: PusherFrameHandler
+        /// How the connection ended, once it has.
+        private let outcome = NIOLockedValueBox<Result<TransportClose?, any Error>?>(nil)
 
-        init(
-            channel: EmbeddedChannel = EmbeddedChannel(), maximumMessageSize: Int = 1 << 20,
-            mailbox: InboundMailbox = InboundMailbox()
-        ) throws {
+        init(channel: EmbeddedChannel = EmbeddedChannel(), maximumMessageSize: Int = 1 << 20) throws {
             self.channel = channel
-            self.mailbox = mailbox
+            let ended = channel.eventLoop.makePromise(of: TransportClose?.self)
+            ended.futureResult.whenComplete { [outcome] result in outcome.withLockedValue { $0 = result } }
+            self.frames = PusherFrameHandler(handler: self.client, ended: ended, maximumMessageSize: maximumMessageSize)
             try self.channel.pipeline.syncOperations.addHandler(
                 ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maximumMessageSize)))
-            try self.channel.pipeline.syncOperations.addHandler(
-                PusherFrameHandler(mailbox: self.mailbox, outcome: self.outcome, maximumMessageSize: maximumMessageSize)
-            )
+            try self.channel.pipeline.syncOperations.addHandler(self.frames)
             // Connected, so closing it is seen (isActive turns false, channelInactive fires).
             self.channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1), promise: nil)
         }
@@ -43,6 +44,29 @@ struct PusherFrameHandlerTests {
         func read(_ bytes: ByteBuffer) {
             self.channel.pipeline.fireChannelRead(bytes)
             self.channel.pipeline.fireChannelReadComplete()
+        }
+
+        /// The messages handed to the client since the last call; nil once the connection ended
+        /// and nothing came.
+        func take() -> [InboundMessage]? {
+            let messages = self.client.take()
+            return messages.isEmpty && self.isEnded ? nil : messages
+        }
+
+        var isEnded: Bool { self.outcome.withLockedValue { $0 != nil } }
+
+        /// The close that ended the connection, once it ended with one.
+        var closeFrame: TransportClose? {
+            self.outcome.withLockedValue { outcome in
+                if case .success(let close?) = outcome { close } else { nil }
+            }
+        }
+
+        /// The error that ended the connection, once it ended with one.
+        var error: (any Error)? {
+            self.outcome.withLockedValue { outcome in
+                if case .failure(let error) = outcome { error } else { nil }
+            }
         }
 
         /// Frames the handler wrote. Their `data` is plain: the encoder masks it on the way out.
@@ -82,7 +106,7 @@ struct PusherFrameHandlerTests {
         fixture.read(
             Self.text(Self.event), Self.text("not json"), WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer())
         )
-        let batch = await fixture.mailbox.take() ?? []
+        let batch = fixture.take() ?? []
         #expect(batch.count == 3)
         #expect(batch.first == .message(PusherMessage(event: "e", channel: "c", data: "1")))
         guard batch.count == 3, case .malformed(let error) = batch[1] else { return }
@@ -90,22 +114,25 @@ struct PusherFrameHandlerTests {
         #expect(batch[2] == .binary)
     }
 
-    @Test(
-        "a few large messages fill the mailbox's byte budget: the socket is not read again until the client takes them")
-    func bytesPauseReading() async throws {
-        let fixture = try Fixture(mailbox: InboundMailbox(byteLimit: 4096))
+    @Test("when the client answers a read with false, the socket is not read again until it resumes reading")
+    func pausesReading() throws {
+        let fixture = try Fixture()
         let reads = ReadCounter()
         try fixture.channel.pipeline.syncOperations.addHandler(reads, position: .first)
-        let large = #"{"event":"e","channel":"c","data":""# + String(repeating: "x", count: 1500) + #""}"#
-        fixture.read(Self.text(large), Self.text(large))
+        fixture.read(Self.text(Self.event))
         fixture.channel.read()
-        #expect(reads.count == 1, "two messages, about 3 KiB: reading goes on")
-        fixture.read(Self.text(large))
+        #expect(reads.count == 1, "the client reads on: so does the socket")
+        fixture.client.setReadsOn(false)
+        fixture.read(Self.text(Self.event), Self.text(Self.event))
         fixture.channel.read()
-        #expect(reads.count == 1, "three messages, over 4 KiB: the read waits")
-        #expect(await fixture.mailbox.take()?.count == 3)
-        fixture.channel.embeddedEventLoop.run()
-        #expect(reads.count == 2, "taking them resumed the waiting read")
+        #expect(reads.count == 1, "the client is behind: the read waits")
+        #expect(fixture.take()?.count == 3, "what the read brought was handed over")
+        #expect(fixture.client.resumedCount == 0)
+        fixture.frames.resumeReading()
+        #expect(reads.count == 2, "resuming made the waiting read")
+        #expect(fixture.client.resumedCount == 1)
+        fixture.frames.resumeReading()
+        #expect(fixture.client.resumedCount == 1, "resuming a socket that reads changes nothing")
     }
 
     @Test("a fragmented message is assembled from its frames")
@@ -114,7 +141,7 @@ struct PusherFrameHandlerTests {
         let half = Self.event.index(Self.event.startIndex, offsetBy: 10)
         fixture.read(Self.text(String(Self.event[..<half]), fin: false))
         fixture.read(Self.text(String(Self.event[half...]), fin: true, opcode: .continuation))
-        #expect(await fixture.mailbox.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
+        #expect(fixture.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
     }
 
     /// What a connection closed for an oversized message shows: one close frame with 1009 sent,
@@ -125,12 +152,12 @@ struct PusherFrameHandlerTests {
         var data = sent.first?.data ?? ByteBuffer()
         #expect(data.readWebSocketErrorCode() == .messageTooLarge)
         #expect(!fixture.channel.isActive)
-        let close = try #require(fixture.outcome.closeFrame)
+        let close = try #require(fixture.closeFrame)
         #expect(close.code == 1009)
         #expect(close.exceededMessageSizeLimit == limit)
         #expect(close.reason == "a message is larger than \(limit) bytes (maximumMessageSize)")
-        #expect(fixture.outcome.error == nil)
-        #expect(await fixture.mailbox.take() == nil, "nothing reaches the client")
+        #expect(fixture.error == nil)
+        #expect(fixture.take() == nil, "nothing reaches the client")
     }
 
     @Test("a fragmented message over the limit closes the connection with 1009, naming the limit")
@@ -156,9 +183,9 @@ struct PusherFrameHandlerTests {
         var bytes = ByteBuffer(bytes: [0x81, UInt8(Self.event.utf8.count)])
         bytes.writeString(Self.event)
         fixture.read(bytes)
-        #expect(await fixture.mailbox.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
+        #expect(fixture.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
         #expect(try fixture.sent().isEmpty)
-        #expect(fixture.outcome.closeFrame == nil)
+        #expect(fixture.closeFrame == nil)
     }
 
     @Test("frames split across reads anywhere (header, length, payload) are read whole, in order")
@@ -176,7 +203,7 @@ struct PusherFrameHandlerTests {
             fixture.read(bytes.getSlice(at: start, length: cut - start)!)
             start = cut
         }
-        let batch = await fixture.mailbox.take() ?? []
+        let batch = fixture.take() ?? []
         #expect(batch.count == 3)
         #expect(batch.first == .message(PusherMessage(event: "e", channel: "c", data: "1")))
         #expect(
@@ -192,14 +219,14 @@ struct PusherFrameHandlerTests {
         var bytes = ByteBuffer(bytes: [0x81, 0x80 | UInt8(Self.event.utf8.count)] + key)
         bytes.writeBytes(Self.event.utf8.enumerated().map { $0.element ^ key[$0.offset % 4] })
         fixture.read(bytes)
-        #expect(await fixture.mailbox.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
+        #expect(fixture.take() == [.message(PusherMessage(event: "e", channel: "c", data: "1"))])
         // A ping without FIN.
         fixture.read(ByteBuffer(bytes: [0x09, 0]))
-        #expect(fixture.outcome.error as? NIOWebSocketError == .fragmentedControlFrame)
+        #expect(fixture.error as? NIOWebSocketError == .fragmentedControlFrame)
         #expect(!fixture.channel.isActive)
         let long = try Fixture()
         long.read(ByteBuffer(bytes: [0x89, 126, 0, 126]))
-        #expect(long.outcome.error as? NIOWebSocketError == .multiByteControlFrameLength)
+        #expect(long.error as? NIOWebSocketError == .multiByteControlFrameLength)
     }
 
     @Test("a ping is answered with a masked pong carrying its data")
@@ -236,12 +263,13 @@ struct PusherFrameHandlerTests {
         data.writeInteger(UInt16(4200))
         data.writeString("reconnect")
         fixture.read(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
-        #expect(fixture.outcome.closeFrame == TransportClose(code: 4200, reason: "reconnect"))
+        #expect(fixture.closeFrame == TransportClose(code: 4200, reason: "reconnect"))
         let sent = try fixture.sent()
         #expect(sent.map(\.opcode) == [.connectionClose])
         var echo = sent.first?.data ?? ByteBuffer()
         #expect(echo.readInteger(as: UInt16.self) == 4200)
-        #expect(!fixture.outcome.startClose(), "no second close frame goes out")
+        fixture.frames.startClose()
+        #expect(try fixture.sent().isEmpty, "no second close frame goes out")
     }
 }
 

@@ -3,12 +3,15 @@
 import Logging
 import PusherCore
 
-extension PusherClient {
+extension ClientDriver {
     /// Performs the engine's actions, in order. The only place where the engine's decisions turn
-    /// into I/O: socket writes, child tasks, consumer buffers, notifications.
-    func perform(_ actions: [ClientEngine.Action]) {
+    /// into I/O: socket writes and closes (queued on their event loops), child tasks (asked of the
+    /// run loop), consumer buffers, notifications. Nothing here suspends or takes the engine lock.
+    mutating func perform(_ actions: [ClientEngine.Action]) {
         // Consumers with staged events (handed over once each, after the batch) and consumers to forget.
-        var staged: [EventConsumer] = []
+        var staged = self.stagedBuffer
+        self.stagedBuffer = []
+        staged.removeAll(keepingCapacity: true)
         var failed: [ConsumerID] = []
         // The consumer of the latest delivery: a batch's events mostly go to the same consumers.
         var recent: EventConsumer?
@@ -23,29 +26,28 @@ extension PusherClient {
                 if let recent, recent.id == id {
                     consumer = recent
                 } else {
-                    guard let found = self.eventConsumers[id] else { continue }
+                    guard let found = self.registry.events[id] else { continue }
                     consumer = found
                     recent = found
                 }
                 consumer.stage(event, into: &staged)
             case .deliverPresence(let change, let id):
-                guard let buffer = self.presenceConsumers[id] else { continue }
+                guard let buffer = self.registry.presence[id] else { continue }
                 var tally = DeliveryTally()
-                if !buffer.deliver(contentsOf: [change], tally: &tally) { failed.append(id) }
+                if !buffer.deliver(contentsOf: CollectionOfOne(change), tally: &tally) { failed.append(id) }
                 self.logBackPressure(tally, channel: buffer.channel)
                 // Presence changes are not events: only a failed consumer is counted.
                 self.metrics?.handedOver(DeliveryTally(consumersFailed: tally.consumersFailed), channel: buffer.channel)
             case .finishConsumer(let id, let error):
                 recent = nil
-                if let consumer = self.eventConsumers.removeValue(forKey: id) {
+                if let consumer = self.registry.removeConsumer(id, finishing: error) {
                     // Its staged events go first, counted like any batch; it is finished anyway.
                     var gone: [ConsumerID] = []
                     self.handOver([consumer], failed: &gone)
                     consumer.buffer.finish(throwing: error)
                 }
-                self.presenceConsumers.removeValue(forKey: id)?.finish(throwing: error)
             case .consumersChanged(let channel):
-                let name = channel?.rawValue ?? Self.userEventsConsumers
+                let name = channel?.rawValue ?? ClientEngine.userEventsChannel
                 // Only a channel's last consumer leaving unsubscribes it.
                 if self.metrics != nil, self.engine.consumerCount(on: name) == 0 { subscriptionsChanged = true }
                 clientEventsMoved = true
@@ -53,14 +55,13 @@ extension PusherClient {
             case .openConnection(let generation):
                 self.openConnection(generation: generation)
             case .send(let generation, let text):
-                _ = self.connections[generation]?.send(text, limit: self.options.outboundBufferLimit)
+                self.connections[generation]?.send(text)
                 clientEventsMoved = true
             case .closeConnection(let generation):
+                // A socket paused at the flow gate reads on, so that the close completes.
                 self.connections[generation]?.close()
-                // A reader paused on this socket reads on, so that the close completes.
-                self.flowGate.wakeWaiters()
             case .abortConnection(let generation):
-                self.connections[generation]?.abort.fire()
+                self.connections[generation]?.abort()
             case .scheduleTimer(let timer, let deadline):
                 self.scheduleTimer(timer, at: deadline)
             case .cancelTimer(let timer):
@@ -86,10 +87,15 @@ extension PusherClient {
                 subscriptionsChanged = true
                 self.metrics?.stateChanged(to: state)
                 self.endConnectionSpans(state: state)
-                self.observers.publish(state, endpoint: self.currentEndpoint)
+                self.publishedState = state
+                self.publishedEndpoint = self.currentEndpoint
+                self.registry.publish(state, endpoint: self.currentEndpoint)
             case .publishUser(let state):
                 self.log(.debug, "user state changed", ["pusher.user_state": "\(state)"])
-                self.observers.publish(state)
+                if state != self.publishedUser {
+                    self.publishedUser = state
+                    self.registry.publish(state)
+                }
             case .report(let error):
                 self.log(
                     .debug, "error",
@@ -97,13 +103,13 @@ extension PusherClient {
                         "pusher.error": "\(error.code)",
                         "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")",
                     ])
-                self.observers.report(error)
+                self.registry.report(error)
             case .reportDecryptionFailure(let failure):
                 self.log(
                     .debug, "decryption failed",
                     ["pusher.channel": "\(failure.channel)", "pusher.event": "\(failure.event)"])
                 self.metrics?.decryptionFailed(failure)
-                self.observers.report(failure)
+                self.registry.report(failure)
             case .notifySubscription(let event):
                 subscriptionsChanged = true
                 switch event {
@@ -114,25 +120,27 @@ extension PusherClient {
                 case .failed(let channel, _):
                     self.log(.debug, "subscription failed", ["pusher.channel": "\(channel)"])
                 }
-                self.observers.notify(event)
+                self.registry.notify(event)
             case .notifySubscriptionCount(let count, let channel):
-                self.observers.notifyCount(count, channel: channel.rawValue)
+                self.registry.notifyCount(count, channel: channel.rawValue)
             case .notifyWatchlist(let event):
-                self.observers.notify(event)
+                self.registry.notify(event)
             case .finished:
                 self.commands.yield(.finish)
             }
         }
         // One hand-over (one lock, one wake) per consumer per batch.
         self.handOver(staged, failed: &failed)
+        staged.removeAll(keepingCapacity: true)
+        self.stagedBuffer = staged
         if subscriptionsChanged { self.metrics?.subscriptionCount(self.engine.subscribedChannelCount) }
         if clientEventsMoved || subscriptionsChanged { self.clientEventRoomMayHaveChanged() }
         for id in failed { self.perform(self.engine.removeConsumer(id)) }
     }
 
-    func consumersChanged(on channel: String) {
+    mutating func consumersChanged(on channel: String) {
         guard !self.consumerWaiters.isEmpty else { return }
-        let count = self.registeredConsumerCount(on: channel)
+        let count = self.consumerCount(on: channel)
         self.consumerWaiters.removeAll { waiter in
             guard waiter.channel == channel, waiter.count == count else { return false }
             waiter.signal.fire()
@@ -142,11 +150,14 @@ extension PusherClient {
 
     // MARK: Delivery
 
-    /// Hands the messages of socket reads to the engine and performs the outcome: one hop to this
-    /// actor per batch, not per event. Large batches go in slices, so that consumers are woken
-    /// while the rest of the batch is still being handled.
-    func received(_ messages: [InboundMessage], generation: Generation) {
-        self.registerPendingConsumers()
+    /// Hands the messages of one socket read to the engine and performs the outcome, on the
+    /// socket's thread. Large batches go in slices, so that consumers are woken while the rest of
+    /// the batch is still being handled.
+    ///
+    /// - Returns: False when the socket must pause: a consumer is over its limits (`pauseReading`)
+    ///   and this is the active socket (a socket being closed reads to its end, so that its close
+    ///   completes). The flow gate resumes it when every such consumer has caught up.
+    mutating func received(_ messages: [InboundMessage], generation: Generation) -> Bool {
         var actions = self.actionBuffer
         self.actionBuffer = []
         let now = self.clock.now
@@ -158,9 +169,35 @@ extension PusherClient {
             self.perform(actions)
             start = end
         }
+        actions.removeAll(keepingCapacity: true)
         self.actionBuffer = actions
         self.metrics?.received(total: self.engine.channelEventsReceived)
+        return !self.pausesReading(generation)
     }
+
+    /// Whether the socket of `generation` pauses at the flow gate now; if so, the gate keeps what
+    /// resumes it, and the engine takes the socket's silence for the client's own doing.
+    private mutating func pausesReading(_ generation: Generation) -> Bool {
+        guard !self.flowGate.isOpen, self.engine.activeGeneration == generation,
+            let connection = self.connections[generation]?.connection,
+            self.connections[generation]?.isPaused == false
+        else { return false }
+        guard self.flowGate.pauseUnlessOpen({ connection.resumeReading() }) else { return false }
+        self.connections[generation]?.isPaused = true
+        self.engine.inboundPaused(generation: generation)
+        self.metrics?.readingPaused()
+        return true
+    }
+
+    /// The socket of `generation` reads again after a pause.
+    mutating func readingResumed(generation: Generation) {
+        guard self.connections[generation]?.isPaused == true else { return }
+        self.connections[generation]?.isPaused = false
+        self.engine.inboundResumed(generation: generation, at: self.clock.now)
+    }
+
+    /// Whether a socket's reading is paused at the flow gate now.
+    var isReadingPaused: Bool { self.connections.values.contains { $0.isPaused } }
 
     /// How many messages are handled between two wake-ups of waiting consumers.
     static let sliceSize = 128
@@ -168,7 +205,7 @@ extension PusherClient {
     /// The batch's hand-over to consumers (one lock and one wake-up each), counting what was
     /// delivered, dropped and failed: one counter increment per batch (per channel with channel
     /// labels), not per event. Appends the consumers that are gone or just failed to `failed`.
-    func handOver(_ staged: [EventConsumer], failed: inout [ConsumerID]) {
+    mutating func handOver(_ staged: [EventConsumer], failed: inout [ConsumerID]) {
         let labelled = self.metrics?.includesChannelLabel ?? false
         var total = DeliveryTally()
         for consumer in staged {
@@ -183,11 +220,11 @@ extension PusherClient {
     /// Logs consumers failed as too slow (`warning`) and events their policy dropped (`notice`),
     /// each one line per ``LogPacer/interval`` at most, counting what came since the previous line.
     /// Names the channel, never event contents.
-    func logBackPressure(_ tally: DeliveryTally, channel: String?) {
+    mutating func logBackPressure(_ tally: DeliveryTally, channel: String?) {
         guard self.logger != nil, tally.consumersFailed > 0 || tally.dropped > 0 || tally.readingPaused > 0 else {
             return
         }
-        let channel = channel ?? Self.userEventsConsumers
+        let channel = channel ?? ClientEngine.userEventsChannel
         if tally.consumersFailed > 0,
             let count = self.failedConsumersLog.count(tally.consumersFailed, at: self.clock.now)
         {

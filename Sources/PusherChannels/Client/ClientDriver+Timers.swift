@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+
+import PusherCore
+
+// The one place where the client's timers are kept.
+//
+// The engine asks for every timer with `scheduleTimer(id, deadline:)` and withdraws it with
+// `cancelTimer(id)`: the handshake, activity, pong and close timeouts of each socket, the reconnect
+// delay, the client-event pacing, and the timeout of every authorizer and user-authenticator call.
+// The driver keeps them in one `TimerSchedule`. One child task of `run()` sleeps on the injected
+// clock until the earliest deadline (`PusherClient+Timers.swift`); when the earliest deadline
+// changes, the driver re-arms it through a `WaitableState` (`timerAlarm`). When it wakes at its
+// deadline, the driver fires every due timer into the engine, in deadline order.
+extension ClientDriver {
+    mutating func scheduleTimer(_ timer: TimerID, at deadline: Duration) {
+        self.timers.schedule(timer, at: deadline)
+        self.rearmTimerTask()
+    }
+
+    mutating func cancelTimer(_ timer: TimerID) {
+        guard self.timers.cancel(timer) else { return }
+        self.rearmTimerTask()
+    }
+
+    /// Hands the earliest deadline to the timer task when it changed (or, with `force`, in any case).
+    private mutating func rearmTimerTask(force: Bool = false) {
+        let earliest = self.timers.earliest
+        guard force || earliest != self.armedDeadline else { return }
+        self.armedDeadline = earliest
+        self.timerAlarm.update { alarm in
+            alarm.deadline = earliest
+            alarm.version &+= 1
+        }
+    }
+
+    /// Fires every timer due now into the engine, earliest first, one at a time: what one timer's
+    /// actions cancel does not fire.
+    mutating func fireDueTimers() {
+        let now = self.clock.now
+        while let timer = self.timers.removeFirstDue(at: now) {
+            self.perform(self.engine.timerFired(timer, at: now, random: .random(in: 0..<1)))
+        }
+        // The timer task looks again even when the earliest deadline happens to be the same.
+        self.rearmTimerTask(force: true)
+    }
+
+    // MARK: Calls
+
+    /// Registers an authorizer or user-authenticator call whose timeout is `timer`; returns what
+    /// cancels it. A call already under way for the same timer is superseded: its answer is dropped.
+    mutating func startCall(_ timer: TimerID) -> CallCancellation {
+        let cancellation = CallCancellation(nil)
+        self.calls[timer] = (cancellation, self.clock.now)
+        return cancellation
+    }
+
+    /// The engine gave up on the call that `timer` timed: it is cancelled, and recorded as failed.
+    mutating func cancelCall(_ timer: TimerID, reason: PusherError) {
+        guard let call = self.calls.removeValue(forKey: timer) else { return }
+        let duration = self.clock.now - call.start
+        switch timer {
+        case .authorization(let channel, _):
+            self.metrics?.authorization(
+                channel: channel.rawValue, isKeyReload: false, succeeded: false, duration: duration)
+        case .keyReload(let channel, _):
+            self.metrics?.authorization(
+                channel: channel.rawValue, isKeyReload: true, succeeded: false, duration: duration)
+        case .userAuthentication:
+            self.metrics?.signIn(succeeded: false, duration: duration)
+        default:
+            break
+        }
+        call.cancellation.update { $0 = reason }
+    }
+
+    /// Takes the call that `timer` times if `cancellation` is still the one under way; returns when
+    /// it started. Nil means its answer is dropped (the engine gave up on it, or it was superseded).
+    mutating func finishCall(_ timer: TimerID, cancellation: CallCancellation) -> Duration? {
+        guard let call = self.calls[timer], call.cancellation === cancellation else { return nil }
+        self.calls[timer] = nil
+        return call.start
+    }
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+
+import Logging
+import PusherCore
+import Tracing
+
+/// Everything a ``PusherClient`` knows, behind its one lock: the engine, which makes every
+/// protocol decision, and what performs them (the consumer registry, the connections, the timers,
+/// the calls under way).
+///
+/// Every input reaches it through ``PusherClient/withEngine(_:)``, from wherever it happens: a
+/// socket read on its event loop, a consumer made or dropped in the caller's task, a timer, a
+/// call's answer, a public method. The input goes into the engine and its actions are performed
+/// at once, under the same lock: buffers are handed events, notifications published, writes and
+/// closes queued on the sockets' event loops, child tasks asked of the run loop. Nothing performed
+/// here suspends or calls back into the lock, so one read's events go from the socket thread into
+/// the consumers' buffers with no hop in between.
+struct ClientDriver: Sendable {
+    enum RunPhase: Sendable {
+        case idle, running, finished
+    }
+
+    /// What the timer task sleeps until.
+    struct TimerAlarm: Sendable {
+        /// The schedule's earliest deadline; nil when nothing is scheduled.
+        var deadline: Duration?
+        /// Changes whenever the timer task must look again.
+        var version = 0
+    }
+
+    let key: String
+    let options: PusherClientOptions
+    let clock: ClockAdapter
+    let logger: Logger?
+    /// Work for the run loop: child tasks to start, the end of the run.
+    let commands: AsyncStream<Command>.Continuation
+    /// Closed while a consumer with the `pauseReading` policy is over its limits: sockets pause
+    /// reading at it (flow control, see ``BufferingPolicy``).
+    let flowGate: FlowGate
+    /// The endpoints of the options with their URLs, or why the options cannot form one or are
+    /// invalid (checked before every connect).
+    let configuredEndpoints: Result<EndpointRotation<ConnectionEndpoint>, PusherError>
+    /// The endpoints (the options', or those of the last `switchEndpoint`) and which one the next
+    /// attempt goes to; nil when the options are invalid.
+    var endpointRotation: EndpointRotation<ConnectionEndpoint>?
+    var runPhase = RunPhase.idle
+    /// Every protocol decision is the engine's; the driver performs its actions.
+    var engine: ClientEngine
+    /// Every consumer, of every kind.
+    var registry = ConsumerRegistry()
+    var connections: [Generation: ConnectionHandle] = [:]
+    /// Every timer the engine asked for. One child task of `run()` sleeps until the earliest
+    /// deadline (see `ClientDriver+Timers.swift`).
+    var timers = TimerSchedule()
+    /// What the timer task sleeps until: the schedule's earliest deadline, with a version that
+    /// changes whenever it does.
+    let timerAlarm = WaitableState(TimerAlarm())
+    /// The deadline last handed to the timer task.
+    var armedDeadline: Duration?
+    /// Authorizer and user-authenticator calls under way, by their timeout timer, with their start.
+    var calls: [TimerID: (cancellation: CallCancellation, start: Duration)] = [:]
+    var consumerWaiters: [(channel: String, count: Int, signal: WaitableState<Bool>)] = []
+    /// Reused across batches so that the hot path allocates no action list per read.
+    var actionBuffer: [ClientEngine.Action] = []
+    /// Consumers with staged events, reused across batches.
+    var stagedBuffer: [EventConsumer] = []
+    /// swift-metrics instruments; nil (nothing recorded) without a metrics backend.
+    var metrics: ClientMetrics?
+    /// The tracing span of each connection attempt, until it connects or fails.
+    var connectionSpans: [Generation: any Span] = [:]
+    /// Pace the log lines about events dropped under `dropOldest` and `dropNewest`, about consumers
+    /// failed as too slow, and about reading paused.
+    var droppedEventsLog = LogPacer()
+    var failedConsumersLog = LogPacer()
+    var pausedReadingLog = LogPacer()
+    /// Calls of `triggerWaitingForRoom` waiting for the client-event queue to have room.
+    var clientEventRoomWaiters: [WaitableState<Bool>] = []
+    /// The last connection state published, with the endpoint of the latest attempt then (the
+    /// first element of a new state consumer), and the last user state.
+    var publishedState = ConnectionState.initialized
+    var publishedEndpoint: PusherEndpoint?
+    var publishedUser = UserState.signedOut
+
+    init(
+        key: String, options: PusherClientOptions, clock: ClockAdapter, logger: Logger?,
+        commands: AsyncStream<Command>.Continuation
+    ) {
+        self.key = key
+        self.options = options
+        self.clock = clock
+        self.logger = logger
+        self.commands = commands
+        self.flowGate = FlowGate()
+        let configuredEndpoints = Self.endpointRotation(options: options, key: key)
+        self.configuredEndpoints = configuredEndpoints
+        self.endpointRotation = try? configuredEndpoints.get()
+        self.engine = ClientEngine(
+            configuration: ClientEngine.Configuration(
+                connection: options.stateMachineConfiguration,
+                hasAuthorizer: options.authorizer != nil,
+                encryptionAvailable: SecretBox.isAvailable,
+                clientEventRateLimit: options.clientEventRateLimit,
+                clientEventQueueLimit: options.clientEventQueueLimit,
+                maximumPresenceMembers: options.maximumPresenceMembers,
+                maximumPresenceBytes: options.maximumPresenceBytes,
+                maximumHeldEncryptedEvents: options.maximumHeldEncryptedEvents,
+                maximumHeldEncryptedBytes: options.maximumHeldEncryptedBytes,
+                keyReloadInterval: options.keyReloadInterval,
+                authorizationTimeout: options.authorizationTimeout,
+                open: { message, key in EncryptedPayload.open(message, key: key) },
+                key: { secret in EncryptedPayload.key(fromSharedSecret: secret) },
+                localAuthorization: options.authorizer?.local,
+                subscriptionRetry: options.subscriptionRetry,
+                randomSeed: .random(in: 0...UInt64.max)
+            )
+        )
+        self.engine.endpointsChanged(count: 1 + options.fallbackEndpoints.count)
+        self.metrics = ClientMetrics(options: options.metrics)
+    }
+
+    /// The endpoint of the latest connection attempt (see `PusherClient.currentEndpoint`).
+    var currentEndpoint: PusherEndpoint {
+        self.endpointRotation?.current.endpoint ?? self.options.endpoint
+    }
+
+    /// How many consumers are registered for events of `channel` (or of the user's events).
+    func consumerCount(on channel: String) -> Int {
+        channel == ClientEngine.userEventsChannel
+            ? self.engine.userConsumerCount : self.engine.consumerCount(on: channel)
+    }
+
+    func log(
+        _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]
+    ) {
+        self.logger?.log(level: level, message(), metadata: metadata)
+    }
+}
