@@ -151,8 +151,7 @@ extension ClientDriver {
     // MARK: Delivery
 
     /// Hands the messages of one socket read to the engine and performs the outcome, on the
-    /// socket's thread. Large batches go in slices, so that consumers are woken while the rest of
-    /// the batch is still being handled.
+    /// socket's thread: each consumer gets the read's events under one lock, with one wake-up.
     ///
     /// - Returns: False when the socket must pause: a consumer is over its limits (`pauseReading`)
     ///   and this is the active socket (a socket being closed reads to its end, so that its close
@@ -160,15 +159,9 @@ extension ClientDriver {
     mutating func received(_ messages: [InboundMessage], generation: Generation) -> Bool {
         var actions = self.actionBuffer
         self.actionBuffer = []
-        let now = self.clock.now
-        var start = messages.startIndex
-        while start < messages.endIndex {
-            let end = min(start + Self.sliceSize, messages.endIndex)
-            actions.removeAll(keepingCapacity: true)
-            self.engine.received(messages[start..<end], generation: generation, at: now, into: &actions)
-            self.perform(actions)
-            start = end
-        }
+        actions.removeAll(keepingCapacity: true)
+        self.engine.received(messages[...], generation: generation, at: self.clock.now, into: &actions)
+        self.perform(actions)
         actions.removeAll(keepingCapacity: true)
         self.actionBuffer = actions
         self.metrics?.received(total: self.engine.channelEventsReceived)
@@ -198,9 +191,6 @@ extension ClientDriver {
 
     /// Whether a socket's reading is paused at the flow gate now.
     var isReadingPaused: Bool { self.connections.values.contains { $0.isPaused } }
-
-    /// How many messages are handled between two wake-ups of waiting consumers.
-    static let sliceSize = 128
 
     /// The batch's hand-over to consumers (one lock and one wake-up each), counting what was
     /// delivered, dropped and failed: one counter increment per batch (per channel with channel

@@ -69,14 +69,17 @@ package enum ProxyEnvironment {
         return false
     }
 
-    /// The bytes of an IPv4 or IPv6 address literal (so that `::1` and `0::1` compare equal), nil
-    /// for a name.
-    /// The bytes of an IPv4 or IPv6 address literal (network order), nil for anything else.
+    /// The bytes of an IPv4 or IPv6 address literal in network order (so that `::1` and `0::1`
+    /// compare equal), nil for a name or anything else.
     static func ipBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        // Raw bytes rather than `in_addr`/`in6_addr` values: those types are visible from more than
+        // one C module (the C library's and SwiftNIO's), which a release build refuses to choose from.
+        for (family, size) in [(AF_INET, 4), (AF_INET6, 16)] {
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = inet_pton(family, text, buffer.baseAddress) == 1 ? size : 0
+            }
+            if !bytes.isEmpty { return bytes }
+        }
         return nil
     }
 
