@@ -23,8 +23,11 @@ package final class InMemoryPeer: Sendable {
         var isPaused = false
         /// The client asked to read again after a pause.
         var resumeRequested = false
-        /// Closed or dropped: the connection's task returns.
+        /// The server closed or dropped the connection: the client reads what was sent before,
+        /// then the connection's task returns.
         var isEnded = false
+        /// The client dropped the connection: it ends at once, unread messages and all.
+        var isAborted = false
         var writesStalled = false
         /// Texts the client wrote while writes were stalled.
         var stalledWrites: [String] = []
@@ -62,7 +65,7 @@ package final class InMemoryPeer: Sendable {
         )
     }
 
-    /// Closes the connection with a close frame.
+    /// Closes the connection with a close frame, after the messages sent before it.
     package func close(code: Int, reason: String? = nil) {
         self.state.update { state in
             if state.closeFrame == nil { state.closeFrame = TransportClose(code: code, reason: reason) }
@@ -70,23 +73,28 @@ package final class InMemoryPeer: Sendable {
         }
     }
 
-    /// Ends the connection without a close frame (a reset).
+    /// Ends the connection without a close frame (a reset), after the messages sent before it.
     package func drop() {
         self.state.update { $0.isEnded = true }
+    }
+
+    /// Ends the connection at once (the client dropped it, or its task was cancelled).
+    func abort() {
+        self.state.update { $0.isAborted = true }
     }
 
     /// While stalled, the client's writes are not taken (a server that stops reading): they count
     /// against the client's `outboundBufferLimit` until writes go on.
     package func stallWrites(_ stalled: Bool) {
-        let released = self.state.withLock { state -> [String] in
+        // Under the lock, so that a write made meanwhile comes after the released ones.
+        self.state.withLock { state in
             state.writesStalled = stalled
-            guard !stalled else { return [] }
-            defer { state.stalledWrites = [] }
-            return state.stalledWrites
-        }
-        for text in released {
-            self.sent.append(text)
-            self.budget.written(text.utf8.count)
+            guard !stalled else { return }
+            for text in state.stalledWrites {
+                self.sent.append(text)
+                self.budget.written(text.utf8.count)
+            }
+            state.stalledWrites = []
         }
     }
 
@@ -98,7 +106,8 @@ package final class InMemoryPeer: Sendable {
     /// Queues `messages` and hands over what is queued, unless the client is not reading.
     private func deliver(_ messages: [InboundMessage]) {
         self.state.withLock { state in
-            guard !state.isEnded else { return }
+            // Nothing is sent after the end.
+            guard !state.isEnded, !state.isAborted else { return }
             state.queue.append(contentsOf: messages)
         }
         self.handOver()
@@ -109,7 +118,7 @@ package final class InMemoryPeer: Sendable {
     private func handOver() {
         while true {
             let next = self.state.withLock { state -> (any TransportHandler, [InboundMessage])? in
-                guard !state.isDelivering, !state.isPaused, !state.isEnded, !state.queue.isEmpty,
+                guard !state.isDelivering, !state.isPaused, !state.isAborted, !state.queue.isEmpty,
                     let handler = state.handler
                 else { return nil }
                 state.isDelivering = true
@@ -118,7 +127,8 @@ package final class InMemoryPeer: Sendable {
             }
             guard let (handler, batch) = next else { return }
             let readsOn = handler.received(batch)
-            self.state.withLock { state in
+            // Wakes the connection's task: a resume or the end may wait for this hand-over.
+            self.state.update { state in
                 state.isDelivering = false
                 if !readsOn { state.isPaused = true }
             }
@@ -130,14 +140,23 @@ package final class InMemoryPeer: Sendable {
     func run(_ handler: any TransportHandler) async {
         handler.opened()
         self.state.withLock { $0.handler = handler }
+        // The client's end is not kept once the connection is over (it refers to the client).
+        defer { self.state.withLock { $0.handler = nil } }
         self.handOver()
         while true {
             let resume = await self.state.wait { state -> Bool? in
-                if state.isEnded { return false }
-                guard state.resumeRequested else { return nil }
-                state.resumeRequested = false
-                state.isPaused = false
-                return true
+                // A hand-over under way finishes first: it may pause, or leave messages to read.
+                guard !state.isDelivering else { return nil }
+                if state.isAborted { return false }
+                if state.resumeRequested {
+                    state.resumeRequested = false
+                    state.isPaused = false
+                    return true
+                }
+                // The end comes after what was sent before it, as on a socket (a paused client
+                // reads it once it reads again).
+                if state.isEnded && state.queue.isEmpty { return false }
+                return nil
             }
             // nil: the task was cancelled.
             guard resume == true else { return }
@@ -191,7 +210,7 @@ package final class InMemoryPeer: Sendable {
         }
 
         func close() {
-            // The peer answers a close at once, as a server does.
+            // The peer answers a close at once, as a server does; what it sent before still arrives.
             self.peer.state.update { state in
                 state.clientClosed = true
                 if state.closeFrame == nil { state.closeFrame = TransportClose(code: 1000, reason: nil) }
@@ -200,7 +219,7 @@ package final class InMemoryPeer: Sendable {
         }
 
         func abort() {
-            self.peer.drop()
+            self.peer.abort()
         }
 
         func resumeReading() {

@@ -35,7 +35,7 @@ package final class InMemoryTransport: PusherTransport {
         await withTaskCancellationHandler {
             await peer.run(handler)
         } onCancel: {
-            peer.drop()
+            peer.abort()
         }
         if let overflow = peer.overflow { throw overflow }
         return peer.closeFrame

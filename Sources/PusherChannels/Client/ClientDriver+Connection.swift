@@ -34,7 +34,7 @@ extension ClientDriver {
     }
 
     mutating func connectionCancelled(generation: Generation) {
-        self.connections.removeValue(forKey: generation)
+        if let pause = self.connections.removeValue(forKey: generation)?.pause { self.flowGate.cancelPause(pause) }
         if let span = self.connectionSpans.removeValue(forKey: generation) {
             span.attributes["pusher.cancelled"] = true
             span.end()
@@ -46,6 +46,7 @@ extension ClientDriver {
         // already left behind ends its span here.
         defer { self.connectionSpans.removeValue(forKey: generation)?.end() }
         let handle = self.connections.removeValue(forKey: generation)
+        if let pause = handle?.pause { self.flowGate.cancelPause(pause) }
         let now = self.clock.now
         let random = Double.random(in: 0..<1)
         // An attempt the client dropped itself (a timeout, a disconnect) ends as a drop, whatever

@@ -59,7 +59,8 @@ extension ClientDriver {
                 clientEventsMoved = true
             case .closeConnection(let generation):
                 // A socket paused at the flow gate reads on, so that the close completes.
-                self.connections[generation]?.close()
+                let gate = self.flowGate
+                self.connections[generation]?.close(gate: gate)
             case .abortConnection(let generation):
                 self.connections[generation]?.abort()
             case .scheduleTimer(let timer, let deadline):
@@ -175,8 +176,8 @@ extension ClientDriver {
             let connection = self.connections[generation]?.connection,
             self.connections[generation]?.isPaused == false
         else { return false }
-        guard self.flowGate.pauseUnlessOpen({ connection.resumeReading() }) else { return false }
-        self.connections[generation]?.isPaused = true
+        guard let pause = self.flowGate.pauseUnlessOpen({ connection.resumeReading() }) else { return false }
+        self.connections[generation]?.pause = pause
         self.engine.inboundPaused(generation: generation)
         self.metrics?.readingPaused()
         return true
@@ -184,8 +185,9 @@ extension ClientDriver {
 
     /// The socket of `generation` reads again after a pause.
     mutating func readingResumed(generation: Generation) {
-        guard self.connections[generation]?.isPaused == true else { return }
-        self.connections[generation]?.isPaused = false
+        guard let pause = self.connections[generation]?.pause else { return }
+        self.flowGate.cancelPause(pause)
+        self.connections[generation]?.pause = nil
         self.engine.inboundResumed(generation: generation, at: self.clock.now)
     }
 

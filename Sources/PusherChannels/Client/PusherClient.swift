@@ -61,7 +61,9 @@ public actor PusherClient: Service {
     ///   - key: The application key.
     ///   - options: Where to connect and how to behave.
     ///   - logger: Where to log. Without one the client logs nothing. Event payloads and secrets are
-    ///     logged at `trace` level at most.
+    ///     logged at `trace` level at most. The client logs (and records metrics and spans) while it
+    ///     holds its state lock, so a line is written before the change it reports can be observed;
+    ///     a log handler must therefore not call back into the client.
     public init(key: String, options: PusherClientOptions = .init(), logger: Logger? = nil) {
         self.init(key: key, options: options, clock: ContinuousClock(), logger: logger)
     }

@@ -15,8 +15,9 @@ package final class FlowGate: Sendable {
     private struct State {
         /// Consumers over their limit.
         var holders = 0
-        /// What resumes each socket paused at the gate.
-        var resumers: [@Sendable () -> Void] = []
+        /// What resumes each socket paused at the gate, by the key its pause was given.
+        var resumers: [UInt64: @Sendable () -> Void] = [:]
+        var lastKey: UInt64 = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -40,21 +41,28 @@ package final class FlowGate: Sendable {
             precondition(state.holders > 0, "FlowGate released more often than held")
             state.holders -= 1
             guard state.holders == 0, !state.resumers.isEmpty else { return [] }
-            defer { state.resumers = [] }
-            return state.resumers
+            defer { state.resumers = [:] }
+            return Array(state.resumers.values)
         }
         for resume in resumers { resume() }
     }
 
-    /// When the gate is closed, keeps `resume` to call once it opens and returns true (the socket
-    /// must pause); returns false when it is open. Checked and kept under one lock, so an opening
-    /// in between is not missed.
-    package func pauseUnlessOpen(_ resume: @escaping @Sendable () -> Void) -> Bool {
+    /// When the gate is closed, keeps `resume` to call once it opens and returns the pause's key
+    /// (the socket must pause); returns nil when it is open. Checked and kept under one lock, so
+    /// an opening in between is not missed.
+    package func pauseUnlessOpen(_ resume: @escaping @Sendable () -> Void) -> UInt64? {
         self.state.withLockedValue { state in
-            guard state.holders > 0 else { return false }
-            state.resumers.append(resume)
-            return true
+            guard state.holders > 0 else { return nil }
+            state.lastKey &+= 1
+            state.resumers[state.lastKey] = resume
+            return state.lastKey
         }
+    }
+
+    /// Forgets the pause of `key` (its socket was closed or resumed another way), so the gate
+    /// keeps nothing of a socket that is gone.
+    package func cancelPause(_ key: UInt64) {
+        _ = self.state.withLockedValue { $0.resumers.removeValue(forKey: key) }
     }
 
     /// How many sockets wait for the gate now (for the package's tests).

@@ -15,8 +15,9 @@ struct ConnectionHandle: Sendable {
     private(set) var connection: (any TransportConnection)?
     /// The engine asked to drop or close the attempt: it is dropped as soon as it begins.
     private(set) var isAbandoned = false
-    /// Whether the socket's reading is paused at the flow gate.
-    var isPaused = false
+    /// The key of the socket's pause at the flow gate, while its reading is paused there.
+    var pause: UInt64?
+    var isPaused: Bool { self.pause != nil }
 
     init(endpoint: PusherEndpoint) {
         self.endpoint = endpoint
@@ -34,10 +35,13 @@ struct ConnectionHandle: Sendable {
 
     /// Starts the close handshake; an attempt not open yet is dropped. A paused socket reads on,
     /// so that the close completes.
-    mutating func close() {
+    mutating func close(gate: FlowGate) {
         guard let connection = self.connection else { return self.abort() }
         connection.close()
-        if self.isPaused { connection.resumeReading() }
+        if let pause = self.pause {
+            gate.cancelPause(pause)
+            connection.resumeReading()
+        }
     }
 
     /// Drops the connection at once.

@@ -32,6 +32,27 @@ struct InMemoryClientTests {
         }
     }
 
+    @Test("what the server sends just before it closes still arrives, also while the client has paused reading")
+    func messagesBeforeClose() async throws {
+        try await withInMemoryClient { harness in
+            let events = harness.client.events(
+                on: "feed", buffering: BufferingPolicy(limit: 1, whenFull: .pauseReading))
+            var iterator = events.makeAsyncIterator()
+            let peer = await harness.established()
+            _ = await peer.nextMessage(named: "pusher:subscribe")
+            peer.send(
+                Self.succeeded("feed"), Self.event("e", on: "feed", data: "1"), Self.event("e", on: "feed", data: "2"))
+            // Over its limit: the client pauses reading, so these wait on the server's side.
+            #expect(await harness.client.isReadingPaused)
+            peer.send(Self.event("e", on: "feed", data: "3"))
+            peer.send(Self.event("e", on: "feed", data: "4"))
+            peer.close(code: 4200, reason: "reconnect")
+            var data: [String] = []
+            while data.count < 4, let event = try await iterator.next() { data.append(event.data) }
+            #expect(data == ["1", "2", "3", "4"])
+        }
+    }
+
     @Test(
         "close codes decide what happens next",
         arguments: [

@@ -76,14 +76,18 @@ struct FlowGateTests {
     func pausing() {
         let gate = FlowGate()
         let resumed = NIOLockedValueBox(0)
-        #expect(!gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 1 } }, "open: the socket reads on")
+        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 1 } } == nil, "open: the socket reads on")
         let buffer = Self.buffer(limit: 1, gate: gate)
         _ = buffer.deliver(contentsOf: [1, 2])
-        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 1 } })
-        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 10 } })
+        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 1 } } != nil)
+        #expect(gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 10 } } != nil)
+        let gone = gate.pauseUnlessOpen { resumed.withLockedValue { $0 += 100 } }
+        #expect(gate.waiterCount == 3)
+        // A socket closed while paused is forgotten: the gate keeps nothing of it.
+        if let gone { gate.cancelPause(gone) }
         #expect(gate.waiterCount == 2)
         #expect(resumed.withLockedValue { $0 } == 0, "nothing resumes while the gate is closed")
-        // The consumer finishes: the gate opens and both sockets are resumed, once each.
+        // The consumer finishes: the gate opens and the two sockets left are resumed, once each.
         buffer.finish()
         #expect(gate.isOpen)
         #expect(resumed.withLockedValue { $0 } == 11)
