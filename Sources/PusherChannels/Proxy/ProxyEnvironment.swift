@@ -73,10 +73,11 @@ package enum ProxyEnvironment {
     /// for a name.
     /// The bytes of an IPv4 or IPv6 address literal (network order), nil for anything else.
     static func ipBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        // Into plain bytes (4 for IPv4, 16 for IPv6): `in_addr()` does not build where its C type is
+        // seen as NIO's module's (MemberImportVisibility).
+        var bytes = [UInt8](repeating: 0, count: 16)
+        if bytes.withUnsafeMutableBytes({ inet_pton(AF_INET, text, $0.baseAddress) }) == 1 { return Array(bytes[..<4]) }
+        if bytes.withUnsafeMutableBytes({ inet_pton(AF_INET6, text, $0.baseAddress) }) == 1 { return bytes }
         return nil
     }
 

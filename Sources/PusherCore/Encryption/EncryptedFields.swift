@@ -37,12 +37,12 @@ package struct EncryptedFields: Sendable, Hashable {
                 try scanner.expect(UInt8(ascii: "{"))
                 if !(try scanner.consume(UInt8(ascii: "}"))) {
                     repeat {
-                        let key = try scanner.readString()
+                        let key = try scanner.readString(Key.init)
                         try scanner.expect(UInt8(ascii: ":"))
                         let isString = try scanner.peek() == UInt8(ascii: "\"")
                         switch key {
-                        case "nonce" where isString: nonce = try scanner.readStringBytes()
-                        case "ciphertext" where isString: ciphertext = try scanner.readStringBytes()
+                        case .nonce where isString: nonce = try scanner.readStringBytes()
+                        case .ciphertext where isString: ciphertext = try scanner.readStringBytes()
                         default: _ = try scanner.skipValue()
                         }
                     } while try scanner.consume(UInt8(ascii: ","))
@@ -57,6 +57,21 @@ package struct EncryptedFields: Sendable, Hashable {
             }
         } catch {
             throw EncryptedFieldsError(reason: error.reason)
+        }
+    }
+
+    /// A key of the data, matched on its unescaped bytes (no `String` is built for it).
+    private enum Key {
+        case nonce, ciphertext, other
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if bytes.count == 5, bytes.elementsEqual("nonce".utf8) {
+                self = .nonce
+            } else if bytes.count == 10, bytes.elementsEqual("ciphertext".utf8) {
+                self = .ciphertext
+            } else {
+                self = .other
+            }
         }
     }
 }
