@@ -108,8 +108,11 @@ struct JSONScannerFastPathTests {
     static let names: [String] = [
         #""""#, #""a""#, #""a""#, #""ab""#, #""abc""#, #""abc""#, #""abcd""#, #""ab""#, #""a\"b""#, #""a"b""#,
         #""a\\b""#, #""a\u0062""#, #""ab""#, #""ab\u0022""#, #""ab"""#, #""é""#, #""é""#, #""é\n""#,
-        #""bench-200000""#, #""bench-200000""#, #""bench-2000000""#, #""bench-20000""#, #""bench-20000"#,
+        #""bench-200000""#, #""bench-200000""#, #""bench-200001""#, #""bench-2000000""#, #""bench-20000""#,
+        #""bench-20000"#,
         #""bench-20000""#, #""private-encrypted-prices""#, #""private-encrypted-prices""#,
+        #""private-encrypted-pricez""#,
+        #""private-encrypted-prices""#,
         #""private-encrypted-price\u0073""#, #""private-encrypted-prices""#, #""""#, #"" x""#,
     ]
 

@@ -143,12 +143,20 @@ struct JSONScanner: ~Copyable {
         return (word & ((1 &<< (UInt64(count) &<< 3)) &- 1), count)
     }
 
-    /// Whether `lhs` and `rhs` (of the same length) hold the same bytes.
+    /// Whether `lhs` and `rhs` (of the same length) hold the same bytes, eight at a time.
     @inline(__always)
     private static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count == 0 }
         var index = 0
+        while index &+ 8 <= lhs.count {
+            guard
+                UnsafeRawPointer(left + index).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(right + index).loadUnaligned(as: UInt64.self)
+            else { return false }
+            index &+= 8
+        }
         while index < lhs.count {
-            guard lhs[index] == rhs[index] else { return false }
+            guard left[index] == right[index] else { return false }
             index &+= 1
         }
         return true
