@@ -19,11 +19,28 @@ package struct EncryptedFields: Sendable, Hashable {
         }
     }
 
+    /// The generic `withFieldBytes` for the per-event path of encrypted channels, which opens the
+    /// payload: not generic, so that the reading is specialised in this module (a generic called
+    /// from another one looks up its types at run time, for every event).
+    package static func withFieldBytes(
+        of data: String,
+        _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) ->
+            DecryptionStateMachine.Opened
+    ) throws(EncryptedFieldsError) -> DecryptionStateMachine.Opened {
+        try Self.readFields(of: data, body)
+    }
+
     /// Reads `data` as ``init(parsing:)`` does and hands the UTF-8 bytes of the two fields to
     /// `body`, without building strings of them when they hold no escape (the per-event path of
     /// encrypted channels: the bytes go straight to the base64 decoder). When a field appears more
     /// than once, the last one counts.
     package static func withFieldBytes<R>(
+        of data: String, _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) -> R
+    ) throws(EncryptedFieldsError) -> R {
+        try Self.readFields(of: data, body)
+    }
+
+    private static func readFields<R>(
         of data: String, _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) -> R
     ) throws(EncryptedFieldsError) -> R {
         do {
@@ -65,13 +82,19 @@ package struct EncryptedFields: Sendable, Hashable {
         case nonce, ciphertext, other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if bytes.count == 5, bytes.elementsEqual("nonce".utf8) {
+            if Self.matches(bytes, "nonce") {
                 self = .nonce
-            } else if bytes.count == 10, bytes.elementsEqual("ciphertext".utf8) {
+            } else if Self.matches(bytes, "ciphertext") {
                 self = .ciphertext
             } else {
                 self = .other
             }
+        }
+
+        private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            for index in 0..<bytes.count where bytes[index] != name.utf8Start[index] { return false }
+            return true
         }
     }
 }
