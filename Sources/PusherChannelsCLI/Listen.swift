@@ -250,7 +250,7 @@ struct Listen: AsyncParsableCommand {
         // `withRunningClient` closes the connection with a normal close frame when the body returns.
         let outcome = try await withRunningClient(client) { _ in try await session.run() }
         if self.stats {
-            _ = await output.write(session.counter.withLockedValue { $0.summary })
+            _ = await output.write(session.counter.summary(limit: self.count))
         }
         await output.drained()
         switch outcome {

@@ -25,7 +25,7 @@ struct ListenSession: Sendable {
     /// The client's backoff, which those waits follow (``ResubscribeBackoff``).
     let backoff: Backoff
 
-    let counter = NIOLockedValueBox(EventCounter())
+    let counter = EventCounter()
     /// Channels whose subscription failed; not subscribed again after a `consumerTooSlow`.
     let failedChannels = NIOLockedValueBox(Set<String>())
 
@@ -145,10 +145,7 @@ struct ListenSession: Sendable {
 
     /// Counts an event unless `--count` was reached; returns whether it counts and is the last one.
     private func record() -> (takes: Bool, isLast: Bool) {
-        self.counter.withLockedValue { counter -> (Bool, Bool) in
-            guard !counter.hasReached(limit: self.count) else { return (false, true) }
-            return (true, counter.record(limit: self.count))
-        }
+        self.counter.record(limit: self.count)
     }
 
     /// Reports that a consumer fell behind; it is then started again.

@@ -75,7 +75,7 @@ package enum SecretBox {
             guard opened else { return 0 }
             // The string repairs invalid UTF-8 silently: check the bytes first (ASCII needs no more).
             let bytes = UnsafeBufferPointer(rebasing: output[..<length])
-            if !bytes.allSatisfy({ $0 < 0x80 }) { isUTF8 = String(validating: bytes, as: UTF8.self) != nil }
+            if !Self.isASCII(bytes) { isUTF8 = String(validating: bytes, as: UTF8.self) != nil }
             return length
         }
         guard opened else { return .wrongKey }
@@ -83,6 +83,22 @@ package enum SecretBox {
         #else
         return .wrongKey
         #endif
+    }
+
+    /// Whether every byte of `bytes` is ASCII, eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var raw: UInt64 = 0
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            raw |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index &+= 8
+        }
+        while index < bytes.count {
+            raw |= UInt64(base[index])
+            index &+= 1
+        }
+        return raw & 0x8080_8080_8080_8080 == 0
     }
 
     /// Seals `plaintext`; nil when libsodium is not available or the key or nonce have the wrong size.

@@ -113,6 +113,32 @@ struct EncryptionVectorTests {
         #expect(EncryptedPayload.open(Self.message(sealed), key: other) == .wrongKey)
     }
 
+    @Test("a plaintext opens as text when it is UTF-8, wherever its first byte above ASCII is; else it is malformed")
+    func plaintextUTF8() throws {
+        let nonce = [UInt8](repeating: 3, count: SecretBox.nonceLength)
+        for length in 1...20 {
+            // At each place, a byte that no UTF-8 text has, or a two-byte character where it fits.
+            for place in 0..<length {
+                for valid in [false, true] where !valid || place + 1 < length {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if valid { (text[place], text[place + 1]) = (0xC3, 0xA9) } else { text[place] = 0xFF }
+                    let sealed = try #require(SecretBox.seal(text, nonce: nonce, key: Self.foobarKey))
+                    let opened = SecretBox.openText(sealed, nonce: nonce, key: Self.foobarKey)
+                    if valid {
+                        #expect(opened == .plaintext(String(decoding: text, as: UTF8.self)), "\(length) \(place)")
+                    } else {
+                        #expect(opened == .malformed("the plaintext is not UTF-8"), "\(length) \(place)")
+                    }
+                }
+            }
+            let ascii = [UInt8](repeating: UInt8(ascii: "z"), count: length)
+            let sealed = try #require(SecretBox.seal(ascii, nonce: nonce, key: Self.foobarKey))
+            #expect(
+                SecretBox.openText(sealed, nonce: nonce, key: Self.foobarKey)
+                    == .plaintext(String(repeating: "z", count: length)))
+        }
+    }
+
     @Test(
         "escaped fields open as their unescaped text (PHP's json_encode writes / as \\/); the last field of a name counts"
     )

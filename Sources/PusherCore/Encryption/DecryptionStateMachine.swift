@@ -96,9 +96,18 @@ package struct DecryptionStateMachine: Sendable {
 
     /// An encrypted event of `message.channel` arrived.
     package mutating func received(_ message: PusherMessage, at now: Duration, open: Open) -> [Action] {
+        var actions: [Action] = []
+        self.received(message, at: now, open: open, into: &actions)
+        return actions
+    }
+
+    /// ``received(_:at:open:)`` appending to the caller's buffer (the per-event path of encrypted
+    /// channels reuses one instead of making an array per event).
+    package mutating func received(_ message: PusherMessage, at now: Duration, open: Open, into actions: inout [Action])
+    {
         let channel = message.channel.map(ChannelName.init(unchecked:))
         guard let channel, let index = self.channels.index(forKey: channel) else {
-            return [
+            actions.append(
                 .report(
                     DecryptionFailure(
                         channel: message.channel ?? "",
@@ -106,16 +115,14 @@ package struct DecryptionStateMachine: Sendable {
                         reason: .cannotDecrypt,
                         message: "no key for this channel (it is not subscribed)"
                     )
-                )
-            ]
+                ))
+            return
         }
-        var actions: [Action] = []
         let limits = self.limits
         // In place: a copy of the channel's state would copy its held events on every append.
         Self.process(
             message, channel: channel, state: &self.channels.values[index], actions: &actions, at: now, open: open,
             limits: limits)
-        return actions
     }
 
     private var limits: Limits {

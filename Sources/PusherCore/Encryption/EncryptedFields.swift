@@ -19,11 +19,28 @@ package struct EncryptedFields: Sendable, Hashable {
         }
     }
 
+    /// The generic `withFieldBytes` for the per-event path of encrypted channels, which opens the
+    /// payload: not generic, so that the reading is specialised in this module (a generic called
+    /// from another one looks up its types at run time, for every event).
+    package static func withFieldBytes(
+        of data: String,
+        _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) ->
+            DecryptionStateMachine.Opened
+    ) throws(EncryptedFieldsError) -> DecryptionStateMachine.Opened {
+        try Self.readFields(of: data, body)
+    }
+
     /// Reads `data` as ``init(parsing:)`` does and hands the UTF-8 bytes of the two fields to
     /// `body`, without building strings of them when they hold no escape (the per-event path of
     /// encrypted channels: the bytes go straight to the base64 decoder). When a field appears more
     /// than once, the last one counts.
     package static func withFieldBytes<R>(
+        of data: String, _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) -> R
+    ) throws(EncryptedFieldsError) -> R {
+        try Self.readFields(of: data, body)
+    }
+
+    private static func readFields<R>(
         of data: String, _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) -> R
     ) throws(EncryptedFieldsError) -> R {
         do {
@@ -37,12 +54,12 @@ package struct EncryptedFields: Sendable, Hashable {
                 try scanner.expect(UInt8(ascii: "{"))
                 if !(try scanner.consume(UInt8(ascii: "}"))) {
                     repeat {
-                        let key = try scanner.readString()
+                        let key = try scanner.readString(Key.init)
                         try scanner.expect(UInt8(ascii: ":"))
                         let isString = try scanner.peek() == UInt8(ascii: "\"")
                         switch key {
-                        case "nonce" where isString: nonce = try scanner.readStringBytes()
-                        case "ciphertext" where isString: ciphertext = try scanner.readStringBytes()
+                        case .nonce where isString: nonce = try scanner.readStringBytes()
+                        case .ciphertext where isString: ciphertext = try scanner.readStringBytes()
                         default: _ = try scanner.skipValue()
                         }
                     } while try scanner.consume(UInt8(ascii: ","))
@@ -57,6 +74,27 @@ package struct EncryptedFields: Sendable, Hashable {
             }
         } catch {
             throw EncryptedFieldsError(reason: error.reason)
+        }
+    }
+
+    /// A key of the data, matched on its unescaped bytes (no `String` is built for it).
+    private enum Key {
+        case nonce, ciphertext, other
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if Self.matches(bytes, "nonce") {
+                self = .nonce
+            } else if Self.matches(bytes, "ciphertext") {
+                self = .ciphertext
+            } else {
+                self = .other
+            }
+        }
+
+        private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            for index in 0..<bytes.count where bytes[index] != name.utf8Start[index] { return false }
+            return true
         }
     }
 }

@@ -24,6 +24,8 @@ extension ClientEngine {
             self.lastFrameAt = now
         }
         var route: Route?
+        // The decryption machine's answers for one event, in one buffer for the whole batch.
+        var decrypted: [DecryptionStateMachine.Action] = []
         for inbound in messages {
             let message: PusherMessage
             switch inbound {
@@ -46,7 +48,7 @@ extension ClientEngine {
                 self.channelEventsReceived &+= 1
                 // Only an event that reached the consumers of a confirmed channel counts towards
                 // the connection's health (checked until the first one).
-                if self.deliver(message, route: &route, into: &actions), isActive,
+                if self.deliver(message, route: &route, decrypted: &decrypted, into: &actions), isActive,
                     !self.connection.hasDeliveredChannelEvent, self.isConfirmed(message.channel)
                 {
                     self.connection.channelEventReceived()
@@ -74,17 +76,23 @@ extension ClientEngine {
     /// (`pusher:` events are the server's, in plain text: see `deliverPlainProtocolEvent`),
     /// server-to-user events go to the signed-in user's consumers. Returns whether the event was
     /// handed to consumers now.
+    ///
+    /// `decrypted` is scratch space for the decryption machine's answers (kept empty between calls).
     @discardableResult
-    private mutating func deliver(_ message: PusherMessage, route: inout Route?, into actions: inout [Action]) -> Bool {
+    private mutating func deliver(
+        _ message: PusherMessage, route: inout Route?, decrypted: inout [DecryptionStateMachine.Action],
+        into actions: inout [Action]
+    ) -> Bool {
         guard let channel = message.channel else { return false }
-        if channel.utf8.first == UInt8(ascii: "#") {
-            return self.deliverToUser(message, into: &actions)
-        }
         let consumers: ConsumerTable.Channel
         let isEncrypted: Bool
+        // The route is never a server-to-user channel's: the check for one is made on a miss.
         if let route, route.channel == channel {
             (consumers, isEncrypted) = (route.consumers, route.isEncrypted)
         } else {
+            if channel.utf8.first == UInt8(ascii: "#") {
+                return self.deliverToUser(message, into: &actions)
+            }
             // Events of channels nobody listens to (late ones after an unsubscribe) are dropped.
             guard let found = self.consumers.channels[channel] else {
                 route = nil
@@ -97,7 +105,14 @@ extension ClientEngine {
             guard !PusherEventName.isProtocolEvent(message.event) else {
                 return self.deliverPlainProtocolEvent(message, channel: channel, consumers: consumers, into: &actions)
             }
-            let decrypted = self.decryption.received(message, at: self.now, open: self.configuration.open)
+            self.decryption.received(message, at: self.now, open: self.configuration.open, into: &decrypted)
+            defer { decrypted.removeAll(keepingCapacity: true) }
+            // The event opened (the usual case): to the consumers found above, which are the ones
+            // `apply` would look up again.
+            if decrypted.count == 1, case .deliver(_, let plaintext) = decrypted[0] {
+                self.fanOut(ChannelEvent(message, channel: channel, data: plaintext), to: consumers, into: &actions)
+                return true
+            }
             let opened = decrypted.first.map { if case .deliver = $0 { true } else { false } } ?? false
             self.apply(decrypted, into: &actions)
             return opened
@@ -129,7 +144,8 @@ extension ClientEngine {
 
     /// Hands `event` to the consumers of its channel that take its name, then to every all-channel consumer.
     func fanOut(_ event: ChannelEvent, to consumers: ConsumerTable.Channel, into actions: inout [Action]) {
-        for consumer in consumers.events where consumer.takes(event.name) {
+        let name = event.name
+        for consumer in consumers.events where consumer.takes(name) {
             actions.append(.deliver(event, consumer: consumer.id))
         }
         for id in self.consumers.all { actions.append(.deliver(event, consumer: id)) }
@@ -201,7 +217,8 @@ extension ClientEngine {
             // `pusher:cache_miss`) belong to its consumers.
             if !message.event.hasPrefix(PusherEventName.internalPrefix) {
                 var route: Route?
-                self.deliver(message, route: &route, into: &actions)
+                var decrypted: [DecryptionStateMachine.Action] = []
+                self.deliver(message, route: &route, decrypted: &decrypted, into: &actions)
             }
         }
     }

@@ -92,18 +92,32 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    /// ``readString()``, returning `candidate` itself (no new string) when the string, without
-    /// escapes, has exactly its bytes.
-    mutating func readString(reusing candidate: String) throws(JSONError) -> String {
+    /// ``readString()`` for a name that often repeats: returns `recent` itself (no new string) when
+    /// the string has exactly its bytes, and keeps a new string read without escapes in `recent`.
+    ///
+    /// `recent` only ever holds a string read without escapes, so it has no quote, backslash or
+    /// control byte: when its bytes follow the opening quote and a quote follows them, that is the
+    /// whole string, and no byte of it needs to be searched for an escape.
+    mutating func readString(reusing recent: inout String) throws(JSONError) -> String {
+        try self.expect(UInt8(ascii: "\""))
+        let start = self.position
+        let bytes = self.bytes
+        let matches = recent.withUTF8 { candidate in
+            let end = start &+ candidate.count
+            return end < bytes.count && bytes[end] == UInt8(ascii: "\"")
+                && Self.equal(candidate, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
+        if matches {
+            self.position = start &+ recent.utf8.count &+ 1
+            return recent
+        }
+        self.position = start &- 1
         switch try self.readPlainString() {
         case .plain(let range, let raw):
-            var candidate = candidate
-            let bytes = UnsafeBufferPointer(rebasing: self.bytes[range])
-            if candidate.utf8.count == bytes.count, candidate.withUTF8({ Self.equal($0, bytes) }) {
-                return candidate
-            }
-            return JSONEscaping.string(
-                bytes, isValidUTF8: JSONEscaping.isASCII(raw), isASCII: JSONEscaping.isASCII(raw))
+            recent = JSONEscaping.string(
+                UnsafeBufferPointer(rebasing: self.bytes[range]), isValidUTF8: JSONEscaping.isASCII(raw),
+                isASCII: JSONEscaping.isASCII(raw))
+            return recent
         case .escaped(let start, _):
             let (text, end) = try JSONEscaping.unescapedString(self.bytes, from: start)
             self.position = end + 1
@@ -111,12 +125,38 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    /// Whether `lhs` and `rhs` (of the same length) hold the same bytes.
+    /// Reads a string of at most seven bytes without escapes, such as a short object key, from one
+    /// eight-byte load, and returns its bytes (the first in the lowest byte of `word`, the bytes
+    /// above its `count` zero); nil, having read nothing, when the next value is not such a string
+    /// or fewer than nine bytes are left (read it with ``readString(_:)``).
+    @inline(__always)
+    mutating func readShortPlainString() throws(JSONError) -> (word: UInt64, count: Int)? {
+        guard try self.peek() == UInt8(ascii: "\""), self.position &+ 9 <= self.bytes.count,
+            let base = self.bytes.baseAddress
+        else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + (self.position &+ 1)).loadUnaligned(as: UInt64.self))
+        let found = JSONEscaping.specialBytes(in: word)
+        guard found != 0 else { return nil }
+        let count = found.trailingZeroBitCount &>> 3
+        guard base[self.position &+ 1 &+ count] == UInt8(ascii: "\"") else { return nil }
+        self.position &+= count &+ 2
+        return (word & ((1 &<< (UInt64(count) &<< 3)) &- 1), count)
+    }
+
+    /// Whether `lhs` and `rhs` (of the same length) hold the same bytes, eight at a time.
     @inline(__always)
     private static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count == 0 }
         var index = 0
+        while index &+ 8 <= lhs.count {
+            guard
+                UnsafeRawPointer(left + index).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(right + index).loadUnaligned(as: UInt64.self)
+            else { return false }
+            index &+= 8
+        }
         while index < lhs.count {
-            guard lhs[index] == rhs[index] else { return false }
+            guard left[index] == right[index] else { return false }
             index &+= 1
         }
         return true

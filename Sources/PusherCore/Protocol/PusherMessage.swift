@@ -97,15 +97,20 @@ package struct PusherMessage: Sendable, Hashable {
         try scanner.expect(UInt8(ascii: "{"))
         if !(try scanner.consume(UInt8(ascii: "}"))) {
             repeat {
-                let field = try scanner.readString(Field.init)
+                // The protocol's keys are short: most are read from one eight-byte load.
+                let field =
+                    if let key = try scanner.readShortPlainString() {
+                        Field(word: key.word, count: key.count)
+                    } else {
+                        try scanner.readString(Field.init)
+                    }
                 try scanner.expect(UInt8(ascii: ":"))
                 switch field {
                 case .event:
                     guard try scanner.peek() == UInt8(ascii: "\"") else { throw JSONError("event is not a string") }
-                    event = names.rememberEvent(try scanner.readString(reusing: names.event))
+                    event = try scanner.readString(reusing: &names.event)
                 case .channel:
-                    channel = try Self.readOptionalString(&scanner, reusing: names.channel)
-                    if let channel { names.rememberChannel(channel) }
+                    channel = try Self.readOptionalString(&scanner, reusing: &names.channel)
                 case .data:
                     data = try Self.readText(&scanner)
                 case .userID:
@@ -134,7 +139,14 @@ package struct PusherMessage: Sendable, Hashable {
             }
             var word: UInt64 = 0
             for index in key.indices.reversed() { word = word &<< 8 | UInt64(key[index]) }
-            switch (key.count, word) {
+            self.init(word: word, count: key.count)
+        }
+
+        /// The field whose key has `count` bytes, read little-endian into `word` (bytes above
+        /// `count` zero).
+        @inline(__always)
+        init(word: UInt64, count: Int) {
+            switch (count, word) {
             case (4, 0x6174_6164): self = .data  // "data"
             case (5, 0x74_6E65_7665): self = .event  // "event"
             case (7, 0x6C_656E_6E61_6863): self = .channel  // "channel"
@@ -144,11 +156,11 @@ package struct PusherMessage: Sendable, Hashable {
         }
     }
 
-    private static func readOptionalString(_ scanner: inout JSONScanner, reusing candidate: String) throws(JSONError)
-        -> String?
+    private static func readOptionalString(_ scanner: inout JSONScanner, reusing recent: inout String)
+        throws(JSONError) -> String?
     {
         switch try scanner.peek() {
-        case UInt8(ascii: "\""): return try scanner.readString(reusing: candidate)
+        case UInt8(ascii: "\""): return try scanner.readString(reusing: &recent)
         case UInt8(ascii: "n"):
             _ = try scanner.skipValue()
             return nil

@@ -60,6 +60,32 @@ struct ClientEngineEncryptionTests {
             })
     }
 
+    @Test(
+        "in one batch, each opened event reaches every consumer that takes its name, in order, between other channels' events"
+    )
+    func batchFanOut() throws {
+        var (script, id) = try Self.subscribed()
+        let named = try script.add(.channel("private-encrypted-vault", eventName: "b", authorization: nil)).id
+        let all = try script.add(.all).id
+        let plain = try script.add(.channel("plain", eventName: nil, authorization: nil)).id
+        _ = script.receive(EngineScript.succeeded("plain"))
+        let actions = script.receive(
+            EngineScript.event("a", on: "private-encrypted-vault", data: "k1"),
+            EngineScript.event("b", on: "private-encrypted-vault", data: "k2"),
+            EngineScript.event("p", on: "plain", data: "3"),
+            EngineScript.event("b", on: "private-encrypted-vault", data: "k4"),
+            EngineScript.event("b", on: "private-encrypted-vault", data: "x5")
+        )
+        #expect(
+            actions.deliveries == [
+                Delivery(id, "a", "1"), Delivery(all, "a", "1"), Delivery(id, "b", "2"), Delivery(named, "b", "2"),
+                Delivery(all, "b", "2"), Delivery(plain, "p", "3"), Delivery(all, "p", "3"), Delivery(id, "b", "4"),
+                Delivery(named, "b", "4"), Delivery(all, "b", "4"),
+            ])
+        // The last one did not open: its key is reloaded, and it waits.
+        #expect(actions.contains(.reloadKey(channel: "private-encrypted-vault", socketID: "1.1")))
+    }
+
     @Test("a pusher: event on an encrypted channel is not decrypted: cache_miss arrives without its data")
     func protocolEventsStayPlain() throws {
         var (script, id) = try Self.subscribed()
