@@ -80,8 +80,8 @@ extension ClientDriver {
                 self.log(.debug, "authenticating the user")
                 let cancel = self.startCall(.userAuthentication(socketID: socketID))
                 self.commands.yield(.authenticateUser(socketID: socketID, cancel: cancel))
-            case .cancelCall(let timer, let reason):
-                self.cancelCall(timer, reason: reason)
+            case .cancelCall(let timer, let reason, let call):
+                self.cancelCall(timer, reason: reason, call: call)
             case .publishState(let state):
                 self.endpointRotation?.stateChanged(state)
                 self.logStateChange(state)

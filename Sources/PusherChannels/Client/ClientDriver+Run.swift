@@ -22,7 +22,6 @@ extension ClientDriver {
         self.connections = [:]
         self.endConnectionSpans(state: nil)
         self.timers = TimerSchedule()
-        self.calls = [:]
         for waiter in self.consumerWaiters { waiter.signal.fire() }
         self.consumerWaiters = []
         self.clientEventRoomMayHaveChanged()

@@ -46,17 +46,17 @@ extension ClientDriver {
 
     // MARK: Calls
 
-    /// Registers an authorizer or user-authenticator call whose timeout is `timer`; returns what
-    /// cancels it. A call already under way for the same timer is superseded: its answer is dropped.
+    /// The engine asked for an authorizer or user-authenticator call whose timeout is `timer`:
+    /// returns what cancels it, kept as the driver's handle in the engine's table of calls.
     mutating func startCall(_ timer: TimerID) -> CallCancellation {
         let cancellation = CallCancellation(nil)
-        self.calls[timer] = (cancellation, self.clock.now)
+        self.engine.attach(cancellation, toCall: timer)
         return cancellation
     }
 
-    /// The engine gave up on the call that `timer` timed: it is cancelled, and recorded as failed.
-    mutating func cancelCall(_ timer: TimerID, reason: PusherError) {
-        guard let call = self.calls.removeValue(forKey: timer) else { return }
+    /// The engine gave up on the call that `timer` timed (`call` is its record): it is cancelled,
+    /// and recorded as failed.
+    mutating func cancelCall(_ timer: TimerID, reason: PusherError, call: OutstandingCall) {
         let duration = self.clock.now - call.start
         switch timer {
         case .authorization(let channel, _):
@@ -70,14 +70,12 @@ extension ClientDriver {
         default:
             break
         }
-        call.cancellation.update { $0 = reason }
+        (call.handle as? CallCancellation)?.update { $0 = reason }
     }
 
-    /// Takes the call that `timer` times if `cancellation` is still the one under way; returns when
-    /// it started. Nil means its answer is dropped (the engine gave up on it, or it was superseded).
-    mutating func finishCall(_ timer: TimerID, cancellation: CallCancellation) -> Duration? {
-        guard let call = self.calls[timer], call.cancellation === cancellation else { return nil }
-        self.calls[timer] = nil
-        return call.start
+    /// When the call that `timer` times started, if `cancellation` is still the one under way; nil
+    /// means its answer is dropped (the engine gave up on it, or it was superseded).
+    func finishCall(_ timer: TimerID, cancellation: CallCancellation) -> Duration? {
+        self.engine.start(ofCall: timer, handle: cancellation)
     }
 }

@@ -5,8 +5,8 @@ import PusherCore
 import Tracing
 
 /// Everything a ``PusherClient`` knows, behind its one lock: the engine, which makes every
-/// protocol decision, and what performs them (the consumer registry, the connections, the timers,
-/// the calls under way).
+/// protocol decision (its table of calls under way included), and what performs them (the
+/// consumer registry, the connections, the timers).
 ///
 /// Every input reaches it through ``PusherClient/withEngine(_:)``, from wherever it happens: a
 /// socket read on its event loop, a consumer made or dropped in the caller's task, a timer, a
@@ -57,8 +57,6 @@ struct ClientDriver: Sendable {
     let timerAlarm = WaitableState(TimerAlarm())
     /// The deadline last handed to the timer task.
     var armedDeadline: Duration?
-    /// Authorizer and user-authenticator calls under way, by their timeout timer, with their start.
-    var calls: [TimerID: (cancellation: CallCancellation, start: Duration)] = [:]
     var consumerWaiters: [(channel: String, count: Int, signal: WaitableState<Bool>)] = []
     /// Reused across batches so that the hot path allocates no action list per read.
     var actionBuffer: [ClientEngine.Action] = []

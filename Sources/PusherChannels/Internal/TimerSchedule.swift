@@ -4,8 +4,8 @@ import HeapModule
 import PusherCore
 
 /// Every timer the engine asked for: one deadline per ``TimerID``, on the client's clock (offsets
-/// like the engine's `at:` inputs). A pure value owned by the client actor; its timer task sleeps
-/// until ``earliest`` and the actor then fires what is due, in deadline order (timers with the same
+/// like the engine's `at:` inputs). A pure value inside the client's driver (under its lock); its timer task sleeps
+/// until ``earliest`` and the driver then fires what is due, in deadline order (timers with the same
 /// deadline in the order they were scheduled).
 ///
 /// Besides a handful of connection timers there is one timer per authorizer call under way, so a

@@ -16,7 +16,7 @@ import NIOConcurrencyHelpers
 /// when its task is cancelled, also when the cancellation comes before the continuation is
 /// stored (the cancellation handler leaves a mark for that wait, which it finds under the lock).
 ///
-/// It fits a buffer with one reader (a mailbox, a consumer's buffer): the state is the buffer;
+/// It fits a buffer with one reader (a consumer's buffer): the state is the buffer;
 /// the producer appends in ``update(wakingIf:_:)``, waking the reader only when there is
 /// something for it; the reader's condition takes what is buffered (or the end) and returns nil
 /// while there is nothing, and it may mark the state while it waits (for example "the next

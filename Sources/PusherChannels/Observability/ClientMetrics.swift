@@ -3,9 +3,9 @@
 import CoreMetrics
 import PusherCore
 
-/// The client's swift-metrics instruments, owned by the client actor (never shared).
+/// The client's swift-metrics instruments, kept in the client's driver (under its lock).
 ///
-/// The per-event metrics are counted per batch: the actor adds up what one batch delivered or
+/// The per-event metrics are counted per batch: the driver adds up what one batch delivered or
 /// dropped and increments each counter once. Instruments with dimensions are made on first use and
 /// kept, so the metrics backend is asked for each one once.
 struct ClientMetrics: Sendable {

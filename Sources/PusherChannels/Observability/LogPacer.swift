@@ -2,7 +2,7 @@
 
 /// Paces the log lines about something that can come in floods (events a buffering policy dropped,
 /// consumers failed as too slow): one line per ``interval`` of the client's clock at most, each
-/// counting every occurrence since the previous line. Owned by the client actor.
+/// counting every occurrence since the previous line. Kept in the client's driver, under its lock.
 struct LogPacer: Sendable {
     /// The shortest time between two lines.
     static let interval = Duration.seconds(10)

@@ -35,8 +35,9 @@ extension ClientEngine {
         case authenticateUser(socketID: String)
         /// Cancel the authorizer or user-authenticator call that `timer` times (``TimerID/authorization(channel:socketID:)``,
         /// ``TimerID/keyReload(channel:socketID:)`` or ``TimerID/userAuthentication(socketID:)``): it did
-        /// not answer in time, and the engine went on with `reason` as its failure. A later answer is ignored.
-        indirect case cancelCall(TimerID, reason: PusherError)
+        /// not answer in time, and the engine went on with `reason` as its failure. A later answer is
+        /// ignored. `call` is the engine's record of it (its start, the driver's handle).
+        indirect case cancelCall(TimerID, reason: PusherError, call: OutstandingCall)
 
         // Consumers.
         /// Hand `event` to consumer `consumer` (the hot path).

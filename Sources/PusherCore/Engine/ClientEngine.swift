@@ -15,7 +15,7 @@
 /// client-event pacing, the retry of a refused subscription, and the timeout of every authorizer
 /// and user-authenticator call), with deadlines on the clock of the `at:` inputs; the driver keeps
 /// them in one schedule and calls ``timerFired(_:at:random:)`` when one is due. A call that times out fails here as if the
-/// authorizer had thrown, and ``Action/cancelCall(_:reason:)`` tells the driver to cancel it; its
+/// authorizer had thrown, and ``Action/cancelCall(_:reason:call:)`` tells the driver to cancel it; its
 /// late answer is ignored.
 package struct ClientEngine: Sendable {
     package struct Configuration: Sendable {
@@ -106,8 +106,9 @@ package struct ClientEngine: Sendable {
     /// Authorizations passed with a subscription, per channel, until used for their socket id.
     var providedAuthorizations: [ChannelName: ProvidedAuthorization] = [:]
     var clientEvents: ClientEventQueue
-    /// Authorizer and user-authenticator calls under way, by their timeout timer.
-    var outstandingCalls: Set<TimerID> = []
+    /// Authorizer and user-authenticator calls under way, by their timeout timer: the client's one
+    /// table of calls (the driver attaches its handle to each).
+    var outstandingCalls: [TimerID: OutstandingCall] = [:]
     var isFinished = false
     /// The time of the latest input that carried one.
     var now: Duration = .zero

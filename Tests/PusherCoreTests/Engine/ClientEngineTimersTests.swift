@@ -20,7 +20,7 @@ struct ClientEngineTimersTests {
                 .scheduleTimer(Self.authorization, deadline: .seconds(13)),
             ]))
         let fired = script.engine.timerFired(Self.authorization, at: .seconds(13), random: 0)
-        guard case .cancelCall(Self.authorization, let reason)? = fired.first else {
+        guard case .cancelCall(Self.authorization, let reason, _)? = fired.first else {
             Issue.record("expected the call to be cancelled first, got \(fired)")
             return
         }
@@ -33,6 +33,31 @@ struct ClientEngineTimersTests {
             script.engine.authorized(
                 channel: "private-a", socketID: "1.1", result: .success(.init(auth: "key:late"))
             ) == [])
+    }
+
+    /// A driver's handle on a call, as the client attaches one.
+    final class Handle: Sendable {}
+
+    @Test("the engine's table of calls: the start and the driver's handle, cancelled with it, superseded by a new call")
+    func callTable() throws {
+        var script = EngineScript()
+        script.connect()
+        script.now = .seconds(3)
+        _ = try script.add(.channel("private-a", eventName: nil, authorization: nil))
+        let first = Handle()
+        script.engine.attach(first, toCall: Self.authorization)
+        #expect(script.engine.start(ofCall: Self.authorization, handle: first) == .seconds(3))
+        #expect(
+            script.engine.start(ofCall: Self.authorization, handle: Handle()) == nil,
+            "another handle's answer is dropped")
+        let fired = script.engine.timerFired(Self.authorization, at: .seconds(13), random: 0)
+        guard case .cancelCall(Self.authorization, _, let call)? = fired.first else {
+            Issue.record("expected the call to be cancelled first, got \(fired)")
+            return
+        }
+        #expect(call.start == .seconds(3))
+        #expect(call.handle === first, "the driver gets its handle back to cancel the call")
+        #expect(script.engine.start(ofCall: Self.authorization, handle: first) == nil, "a timed-out call is gone")
     }
 
     @Test("an answer in time cancels the timeout; the timer firing afterwards changes nothing")
@@ -63,7 +88,7 @@ struct ClientEngineTimersTests {
                 .scheduleTimer(timer, deadline: .seconds(11)),
             ])
         let fired = script.engine.timerFired(timer, at: .seconds(11), random: 0)
-        guard case .cancelCall(timer, let reason)? = fired.first else {
+        guard case .cancelCall(timer, let reason, _)? = fired.first else {
             Issue.record("expected the call to be cancelled first, got \(fired)")
             return
         }
@@ -79,7 +104,7 @@ struct ClientEngineTimersTests {
         _ = script.receive(EngineScript.event("e", on: "private-encrypted-vault", data: "xone"))
         script.now = .seconds(10)
         let fired = script.engine.timerFired(timer, at: script.now, random: 0)
-        guard case .cancelCall(timer, _)? = fired.first,
+        guard case .cancelCall(timer, _, _)? = fired.first,
             case .reportDecryptionFailure(let failure)? = fired.last
         else {
             Issue.record("expected a cancelled call and a failure, got \(fired)")
