@@ -56,7 +56,9 @@ final class LoadServerProcess: Sendable {
         }
         let (exited, exitSink) = AsyncStream.makeStream(of: Int32.self)
         let child = pid
-        DispatchQueue.global().async {
+        // A queue of its own blocks in waitpid: a serial queue gets a thread of its own, where
+        // the global queue's threads are the ones Swift concurrency runs its tasks on.
+        DispatchQueue(label: "LoadServerProcess.waitpid").async {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
             exitSink.yield(status)
@@ -110,7 +112,9 @@ final class LoadServerProcess: Sendable {
     /// of file.
     private static func firstLine(of descriptor: Int32) async -> String? {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            // A queue of its own blocks in waitpid: a serial queue gets a thread of its own, where
+            // the global queue's threads are the ones Swift concurrency runs its tasks on.
+            DispatchQueue(label: "LoadServerProcess.waitpid").async {
                 var bytes: [UInt8] = []
                 var byte: UInt8 = 0
                 while true {

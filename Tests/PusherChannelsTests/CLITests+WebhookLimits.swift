@@ -225,7 +225,7 @@ extension CLITests {
     /// The process's resident memory (Linux), nil elsewhere.
     static func residentBytes(of cli: CLIProcess) -> Int? {
         guard
-            let status = try? String(contentsOfFile: "/proc/\(cli.process.processIdentifier)/status", encoding: .utf8),
+            let status = try? String(contentsOfFile: "/proc/\(cli.processIdentifier)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
