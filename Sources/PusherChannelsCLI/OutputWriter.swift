@@ -129,8 +129,9 @@ final class OutputWriter: Sendable {
         let type = status.st_mode & S_IFMT
         guard type == S_IFIFO || type == S_IFSOCK else { return }
         let descriptor = self.descriptor
-        // A thread of the global pool, blocked in poll(2) until the reader goes away.
-        DispatchQueue.global().async {
+        // A queue of its own (a thread of its own), blocked in poll(2) until the reader goes away:
+        // not a thread of the global pool, which Swift concurrency runs its tasks on.
+        DispatchQueue(label: "pusher-channels.stdout-hang-up").async {
             var watched = pollfd(fd: descriptor, events: 0, revents: 0)
             while true {
                 let result = poll(&watched, 1, -1)

@@ -44,7 +44,7 @@ extension StandardInput {
         _ body: @escaping @Sendable () throws(CLIError) -> Value
     ) async throws(CLIError) -> Value {
         let result = await withCheckedContinuation { (finished: CheckedContinuation<Result<Value, CLIError>, Never>) in
-            DispatchQueue.global().async {
+            DispatchQueue(label: "pusher-channels.stdin").async {
                 do throws(CLIError) {
                     finished.resume(returning: .success(try body()))
                 } catch {

@@ -25,7 +25,8 @@ struct StandardInputLines: AsyncSequence, Sendable {
         for _ in 0..<capacity { slots.signal() }
         let (lines, continuation) = AsyncStream.makeStream(of: LineSplitter.Line.self)
         (self.capacity, self.lines, self.slots) = (capacity, lines, slots)
-        DispatchQueue.global().async {
+        // A queue of its own: the reads block, and the global pool's threads run Swift concurrency.
+        DispatchQueue(label: "pusher-channels.stdin-lines").async {
             var splitter = LineSplitter(maximumLineBytes: maximumLineBytes)
             read { chunk in
                 for line in splitter.append(chunk) {
