@@ -17,10 +17,8 @@ import Darwin
 /// cooperative pool): output line by line as ``lines``, errors collected as ``standardError``. The
 /// process is killed if the test is cancelled.
 ///
-/// Started with `posix_spawn(3)` and waited for with `waitpid(2)`, not with Foundation's `Process`:
-/// on Linux (swift-corelibs-foundation of Swift 6.3.1) `Process.run()` reads past the end of the
-/// directory entries of `/proc/self/fd` and now and then crashes the whole test process
-/// (swiftlang/swift-corelibs-foundation#5472).
+/// Started with `posix_spawn(3)` (``ChildSpawn``, not Foundation's `Process`) and waited for with
+/// `waitpid(2)`.
 final class CLIProcess: Sendable {
     /// The write end of the child's standard input (as `Pipe.fileHandleForWriting`).
     struct StandardInput: Sendable {
@@ -84,11 +82,11 @@ final class CLIProcess: Sendable {
         _ arguments: [String], environment: [String: String] = [:], readsOutput: Bool = true,
         fillsOutputPipe: Bool = false, readsErrors: Bool = true
     ) throws {
-        let (stdinRead, stdinWrite) = try Self.makePipe()
+        let (stdinRead, stdinWrite) = try ChildSpawn.makePipe()
         self.stdin = StandardInput(fileHandleForWriting: FileHandle(fileDescriptor: stdinWrite, closeOnDealloc: true))
 
-        let (stdoutRead, stdoutWrite) = try Self.makePipe()
-        let (stderrRead, stderrWrite) = try Self.makePipe()
+        let (stdoutRead, stdoutWrite) = try ChildSpawn.makePipe()
+        let (stderrRead, stderrWrite) = try ChildSpawn.makePipe()
         if fillsOutputPipe { Self.fill(stdoutWrite) }
         if !readsErrors { Self.fill(stderrWrite) }
         self.stdoutDescriptor = stdoutRead
@@ -142,7 +140,8 @@ final class CLIProcess: Sendable {
             close(stdoutWrite)
             close(stderrWrite)
         }
-        let pid = try Self.spawn(
+        let pid = try ChildSpawn.spawn(
+            Self.executable.path,
             arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
             stdin: stdinRead, stdout: stdoutWrite, stderr: stderrWrite)
         self.processIdentifier = pid
@@ -161,61 +160,6 @@ final class CLIProcess: Sendable {
         if readsOutput { self.startReadingOutput() }
     }
 
-    /// Starts the executable with `arguments` and `environment`, its standard input, output and
-    /// error on the given descriptors; returns its process id. Every other descriptor of this
-    /// process is close-on-exec (the pipes of ``makePipe()``, NIO's sockets), so the child keeps none.
-    private static func spawn(
-        _ arguments: [String], environment: [String: String], stdin: Int32, stdout: Int32, stderr: Int32
-    ) throws -> pid_t {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        // As `Process` does: the child keeps no other descriptor of this process (NIO's sockets are
-        // not all close-on-exec; a child holding another test's listening socket would take its
-        // connections).
-        Self.closeOthers(&actions)
-        // As `Process` does: every signal at its default action and none blocked in the child
-        // (an ignored SIGPIPE, say, would otherwise be inherited).
-        #if canImport(Darwin)
-        var attributes: posix_spawnattr_t?
-        #else
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let path = Self.executable.path
-        let argv = ([path] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            for argument in argv { free(argument) }
-            for variable in envp { free(variable) }
-        }
-        var pid = pid_t()
-        let result = Self.spawning.withLock {
-            (argv + [nil]).withUnsafeBufferPointer { argvPointer in
-                (envp + [nil]).withUnsafeBufferPointer { envpPointer in
-                    posix_spawn(&pid, path, &actions, &attributes, argvPointer.baseAddress!, envpPointer.baseAddress!)
-                }
-            }
-        }
-        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-        return pid
-    }
-
     private let lineSink: AsyncStream<String>.Continuation
     private let endSink: AsyncStream<Void>.Continuation
     private let stdoutDescriptor: Int32
@@ -226,45 +170,6 @@ final class CLIProcess: Sendable {
 
     deinit {
         if let unreadErrorsDescriptor { close(unreadErrorsDescriptor) }
-    }
-
-    #if os(Linux)
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
-    /// module does not show.
-    private static let addCloseFrom: AddCloseFrom? = dlsym(
-        dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np"
-    )
-    .map { unsafeBitCast($0, to: AddCloseFrom.self) }
-
-    /// Closes every descriptor from 3 up in the child.
-    private static func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
-        if let addCloseFrom = Self.addCloseFrom {
-            _ = addCloseFrom(&actions, 3)
-        } else {
-            for descriptor in Int32(3)..<1024 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        }
-    }
-    #else
-    private static func closeOthers(_ actions: inout posix_spawn_file_actions_t?) {
-        for descriptor in Int32(3)..<1024 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-    }
-    #endif
-
-    /// Held while a pipe is made close-on-exec and while a child is spawned: other tests start
-    /// processes at the same time, and a child spawned between a `pipe` and its `fcntl` would keep
-    /// the pipe open (a standard input that never ends).
-    private static let spawning = NIOLock()
-
-    /// A pipe whose ends are closed in every child (the spawn moves the child's end to its 0, 1 or
-    /// 2, without the flag).
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        try Self.spawning.withLock {
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            return (fds[0], fds[1])
-        }
     }
 
     /// Fills an empty pipe to its capacity with lines of 4,096 bytes, in one write.
