@@ -60,8 +60,10 @@ final class LoadServerProcess: Sendable {
         // the global queue's threads are the ones Swift concurrency runs its tasks on.
         DispatchQueue(label: "LoadServerProcess.waitpid").async {
             var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-            exitSink.yield(status)
+            var result = waitpid(child, &status, 0)
+            while result < 0 && errno == EINTR { result = waitpid(child, &status, 0) }
+            // A failed wait reports no status (not a clean exit).
+            if result >= 0 { exitSink.yield(status) }
             exitSink.finish()
         }
         let line = await Self.firstLine(of: outputRead)
@@ -112,9 +114,9 @@ final class LoadServerProcess: Sendable {
     /// of file.
     private static func firstLine(of descriptor: Int32) async -> String? {
         await withCheckedContinuation { continuation in
-            // A queue of its own blocks in waitpid: a serial queue gets a thread of its own, where
-            // the global queue's threads are the ones Swift concurrency runs its tasks on.
-            DispatchQueue(label: "LoadServerProcess.waitpid").async {
+            // A queue of its own blocks in read: a serial queue gets a thread of its own, where the
+            // global queue's threads are the ones Swift concurrency runs its tasks on.
+            DispatchQueue(label: "LoadServerProcess.first-line").async {
                 var bytes: [UInt8] = []
                 var byte: UInt8 = 0
                 while true {

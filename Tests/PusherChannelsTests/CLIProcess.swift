@@ -140,23 +140,31 @@ final class CLIProcess: Sendable {
             close(stdoutWrite)
             close(stderrWrite)
         }
-        let pid = try ChildSpawn.spawn(
-            Self.executable.path,
-            arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            stdin: stdinRead, stdout: stdoutWrite, stderr: stderrWrite)
+        let pid: pid_t
+        do {
+            pid = try ChildSpawn.spawn(
+                Self.executable.path,
+                arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                stdin: stdinRead, stdout: stdoutWrite, stderr: stderrWrite)
+        } catch {
+            close(stdoutRead)
+            if readsErrors { close(stderrRead) }
+            throw error
+        }
         self.processIdentifier = pid
         let status = self.status
-        // A queue of its own blocks in waitpid until the child exits: a serial queue gets a thread
-        // of its own (overcommit), where the global queue's threads are the ones Swift concurrency
-        // runs tasks on (blocking them would starve every test).
-        DispatchQueue(label: "CLIProcess.waitpid").async {
+        // A thread of its own blocks in waitpid until the child exits (not a thread of the global
+        // queue, which Swift concurrency runs its tasks on: blocking those would starve the tests).
+        Thread {
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            // As `Process.terminationStatus`: the exit code, or the signal that ended it.
+            var result = waitpid(pid, &raw, 0)
+            while result < 0 && errno == EINTR { result = waitpid(pid, &raw, 0) }
+            // As `Process.terminationStatus`: the exit code, or the signal that ended it; nil when
+            // the wait failed.
             let signal = raw & 0x7f
-            status.withLockedValue { $0 = signal == 0 ? (raw >> 8) & 0xff : signal }
+            status.withLockedValue { $0 = result < 0 ? nil : signal == 0 ? (raw >> 8) & 0xff : signal }
             exitSink.finish()
-        }
+        }.start()
         if readsOutput { self.startReadingOutput() }
     }
 

@@ -51,7 +51,12 @@ enum ChildSpawn {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
+        #if canImport(Darwin)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_CLOEXEC_DEFAULT))
+        #else
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        #endif
         let argv = ([path] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer {
@@ -88,9 +93,9 @@ enum ChildSpawn {
         }
     }
     #else
-    private static func closeOthers(_ actions: inout posix_spawn_file_actions_t?) {
-        for descriptor in Int32(3)..<1024 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-    }
+    /// Nothing here: on Darwin the spawn's `POSIX_SPAWN_CLOEXEC_DEFAULT` closes every descriptor
+    /// but the three given (a close action for one that is not open would fail the spawn there).
+    private static func closeOthers(_ actions: inout posix_spawn_file_actions_t?) {}
     #endif
 
     /// Held while a pipe is made close-on-exec and while a child is spawned: other tests start
@@ -103,7 +108,7 @@ enum ChildSpawn {
     static func makePipe() throws -> (read: Int32, write: Int32) {
         try Self.spawning.withLock {
             var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             return (fds[0], fds[1])
         }

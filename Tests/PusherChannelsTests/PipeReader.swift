@@ -27,6 +27,8 @@ final class PipeReader: Sendable {
         self.descriptor = descriptor
         var fds: [Int32] = [0, 0]
         precondition(pipe(&fds) == 0, "pipe(2) failed")
+        // Not for the children the tests start.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         self.wake = (fds[0], fds[1])
         let (wake, ended) = (self.wake, self.ended)
         let thread = Thread {
