@@ -9,9 +9,7 @@ import PusherCore
 final class RecordingTransportHandler: TransportHandler {
     private struct State {
         var connection: (any TransportConnection)?
-        var isOpen = false
         var messages: [InboundMessage] = []
-        var batches = 0
         var resumed = 0
         var readsOn = true
     }
@@ -31,8 +29,6 @@ final class RecordingTransportHandler: TransportHandler {
     }
 
     var connection: (any TransportConnection)? { self.state.withLockedValue { $0.connection } }
-    var isOpen: Bool { self.state.withLockedValue { $0.isOpen } }
-    var batchCount: Int { self.state.withLockedValue { $0.batches } }
     var resumedCount: Int { self.state.withLockedValue { $0.resumed } }
 
     /// The messages handed over since the last call.
@@ -47,15 +43,12 @@ final class RecordingTransportHandler: TransportHandler {
         self.state.withLockedValue { $0.connection = connection }
     }
 
-    func opened() {
-        self.state.withLockedValue { $0.isOpen = true }
-    }
+    func opened() {}
 
     func received(_ messages: [InboundMessage]) -> Bool {
         for message in messages { self.arrived.yield(message) }
         return self.state.withLockedValue { state in
             state.messages.append(contentsOf: messages)
-            state.batches += 1
             return state.readsOn
         }
     }
