@@ -15,6 +15,13 @@ struct FlowControlTests {
         while await !client.isReadingPaused { await Task.yield() }
     }
 
+    /// Returns once the socket reads again. The gate resumes a paused socket on the transport's own
+    /// thread (an event loop, or the in-memory connection's task), a moment after the consumer that
+    /// held it caught up; a socket that never resumes runs into the suite's time limit.
+    static func waitUntilReadingResumed(_ client: PusherClient) async {
+        while await client.isReadingPaused { await Task.yield() }
+    }
+
     /// The default policy with a small limit.
     static func buffering(limit: Int) -> BufferingPolicy {
         var buffering = BufferingPolicy.default
@@ -53,6 +60,7 @@ struct FlowControlTests {
             #expect(result.error == nil)
             try await marker.value
             #expect(markers.withLockedValue { $0 } == ["done"])
+            await Self.waitUntilReadingResumed(harness.client)
             #expect(await !harness.client.isReadingPaused)
             let socketID = await harness.server.snapshot.connections[0].socketID
             #expect(await harness.client.state == .connected(socketID: socketID))
