@@ -22,8 +22,15 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         case failed(PusherError)
     }
 
+    /// A buffered element with the bytes it counts, so that taking it does not read the element
+    /// again (an event's first read on the consumer's thread misses the cache).
+    private struct Stored {
+        let element: Element
+        let size: Int
+    }
+
     private struct State {
-        var elements = Deque<Element>()
+        var elements = Deque<Stored>()
         /// The bytes of `elements`.
         var bytes = 0
         /// The consumer waits, or was woken and has not taken yet: the first element is its.
@@ -97,7 +104,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         if state.elements.count < self.limit + reserved
             && (state.bytes + size <= self.byteLimit || state.elements.count <= reserved)
         {
-            state.elements.append(element)
+            state.elements.append(Stored(element: element, size: size))
             state.bytes += size
             tally.accepted += 1
             return true
@@ -105,7 +112,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         switch self.whenFull {
         case .pauseReading:
             // Taken anyway (the reader stops after this batch); the gate closes once.
-            state.elements.append(element)
+            state.elements.append(Stored(element: element, size: size))
             state.bytes += size
             tally.accepted += 1
             if !state.holdsGate, let gate = self.gate {
@@ -120,10 +127,10 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         case .dropOldest:
             // Make room, by count and by bytes, never dropping the element a waiting consumer is owed.
             repeat {
-                state.bytes -= self.byteCount(state.elements.remove(at: reserved))
+                state.bytes -= state.elements.remove(at: reserved).size
                 tally.dropped += 1
             } while state.elements.count > reserved && state.bytes + size > self.byteLimit
-            state.elements.append(element)
+            state.elements.append(Stored(element: element, size: size))
             state.bytes += size
             tally.accepted += 1
             return true
@@ -170,15 +177,15 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
         var releases = false
         let taken = await self.state.wait(isolation: actor) { state -> Taken? in
-            if let element = state.elements.popFirst() {
-                state.bytes -= self.byteCount(element)
+            if let stored = state.elements.popFirst() {
+                state.bytes -= stored.size
                 state.reserved = false
                 // Down to half of both limits: the reader may go on.
                 if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
                     state.holdsGate = false
                     releases = true
                 }
-                return .element(element)
+                return .element(stored.element)
             }
             if let end = state.end {
                 state.end = .finished
