@@ -11,8 +11,15 @@ package enum EncryptedPayload {
     /// one scratch buffer (on the stack for events of a few hundred bytes), and the plaintext is
     /// written straight into the resulting string: one allocation, the plaintext's.
     package static func open(_ message: PusherMessage, key: [UInt8]) -> DecryptionStateMachine.Opened {
+        // The data's bytes where the message keeps them: no string of the data is made.
+        message.withDataBytes { data in Self.open(data: data, key: key) }
+            ?? Self.open(data: UnsafeBufferPointer(start: nil, count: 0), key: key)
+    }
+
+    /// Opens the encrypted data in `data` (its JSON text's UTF-8 bytes) with `key`.
+    private static func open(data: UnsafeBufferPointer<UInt8>, key: [UInt8]) -> DecryptionStateMachine.Opened {
         do {
-            return try EncryptedFields.withFieldBytes(of: message.data ?? "") { nonce, ciphertext in
+            return try EncryptedFields.withFieldBytes(of: data) { nonce, ciphertext in
                 Self.open(nonceText: nonce, ciphertextText: ciphertext, key: key)
             }
         } catch {

@@ -71,8 +71,10 @@ extension CLITests {
 
     @Test("--host H:P with a dead first endpoint and a live second one: the CLI moves on and receives events")
     func hostFailover() async throws {
-        // A port nothing listens on any more.
-        let deadPort = try await FakePusherServer.withRunning { $0.port }
+        // A port that refuses connections.
+        let refusing = try RefusingPort()
+        let deadPort = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         try await FakePusherServer.withRunning { server in
             let cli = try CLIProcess([
                 "listen", "--key", server.appKey, "--no-tls", "--host", "127.0.0.1:\(deadPort)", "--host",
@@ -92,7 +94,9 @@ extension CLITests {
     func hostPortForms() async throws {
         try await FakePusherServer.withRunning { server in
             // The first entry has no port: --port (the dead one) applies; the second names the live port.
-            let deadPort = try await FakePusherServer.withRunning { $0.port }
+            let refusing = try RefusingPort()
+            let deadPort = refusing.port
+            defer { withExtendedLifetime(refusing) {} }
             let cli = try CLIProcess([
                 "listen", "--key", server.appKey, "--no-tls", "--port", "\(deadPort)", "--host", "127.0.0.1",
                 "--host", "localhost:\(server.port)", "--channel", "news",

@@ -16,7 +16,8 @@ extension ChannelEvent {
         throws(PusherError) -> T
     {
         do {
-            return try decoder.decode(type, from: Data(self.data.utf8))
+            let data = self.withDataBytes { Data(buffer: $0) }
+            return try decoder.decode(type, from: data)
         } catch {
             throw PusherError(
                 .decodingFailed,

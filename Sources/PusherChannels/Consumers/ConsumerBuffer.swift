@@ -172,21 +172,21 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     // MARK: Consumer (the iterator)
 
+    /// The next element if one is buffered, without suspending (no async call on the consumer's
+    /// path while the buffer has events); nil when none is, whatever the reason (see ``next(isolation:)``).
+    package func nextBuffered() -> Element? {
+        var releases = false
+        let element = self.state.withLock { state in self.take(from: &state, releases: &releases) }
+        if releases { self.gate?.release() }
+        return element
+    }
+
     /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
     /// executor, so taking a buffered element is a lock and no hop.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
         var releases = false
         let taken = await self.state.wait(isolation: actor) { state -> Taken? in
-            if let stored = state.elements.popFirst() {
-                state.bytes -= stored.size
-                state.reserved = false
-                // Down to half of both limits: the reader may go on.
-                if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
-                    state.holdsGate = false
-                    releases = true
-                }
-                return .element(stored.element)
-            }
+            if let element = self.take(from: &state, releases: &releases) { return .element(element) }
             if let end = state.end {
                 state.end = .finished
                 return .end(end)
@@ -201,6 +201,21 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         case .end(.failed(let error)): throw error
         case .end(.finished), nil: return nil
         }
+    }
+
+    /// Takes the first buffered element, if any; sets `releases` when the buffer came down to
+    /// half of both limits and lets go of the flow gate (the caller releases it, outside the lock).
+    @inline(__always)
+    private func take(from state: inout State, releases: inout Bool) -> Element? {
+        guard let stored = state.elements.popFirst() else { return nil }
+        state.bytes -= stored.size
+        state.reserved = false
+        // Down to half of both limits: the reader may go on.
+        if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
+            state.holdsGate = false
+            releases = true
+        }
+        return stored.element
     }
 }
 

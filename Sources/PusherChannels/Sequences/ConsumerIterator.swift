@@ -23,6 +23,8 @@ struct ConsumerIterator<Element: BufferedElement> {
     /// Takes a buffered element without suspending; suspends only when none is buffered.
     mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
         guard let buffer = self.buffer else { return nil }
+        // A buffered element is taken without any further async call.
+        if let element = buffer.nextBuffered() { return element }
         do {
             if let element = try await buffer.next(isolation: actor) { return element }
         } catch {

@@ -139,8 +139,7 @@ package struct DecryptionStateMachine: Sendable {
     /// The bytes a held message keeps alive: its event name, channel, data and user id, plus a
     /// fixed overhead.
     package static func heldByteCount(of message: PusherMessage) -> Int {
-        64 + message.event.utf8.count + (message.channel?.utf8.count ?? 0) + (message.data?.utf8.count ?? 0)
-            + (message.userID?.utf8.count ?? 0)
+        message.fields.approximateByteCount
     }
 
     /// The reload for `channel` gave `key`.

@@ -23,11 +23,15 @@ package struct EncryptedFields: Sendable, Hashable {
     /// payload: not generic, so that the reading is specialised in this module (a generic called
     /// from another one looks up its types at run time, for every event).
     package static func withFieldBytes(
-        of data: String,
+        of data: UnsafeBufferPointer<UInt8>,
         _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) ->
             DecryptionStateMachine.Opened
     ) throws(EncryptedFieldsError) -> DecryptionStateMachine.Opened {
-        try Self.readFields(of: data, body)
+        do {
+            return try Self.readFields(of: data, body)
+        } catch {
+            throw EncryptedFieldsError(reason: error.reason)
+        }
     }
 
     /// Reads `data` as ``init(parsing:)`` does and hands the UTF-8 bytes of the two fields to
@@ -45,36 +49,45 @@ package struct EncryptedFields: Sendable, Hashable {
     ) throws(EncryptedFieldsError) -> R {
         do {
             return try JSONScanner.withBytes(of: data) { (bytes) throws(JSONError) -> R in
-                var scanner = JSONScanner(bytes)
-                var nonce: JSONScanner.StringBytes?
-                var ciphertext: JSONScanner.StringBytes?
-                guard (try? scanner.peek()) == UInt8(ascii: "{") else {
-                    throw JSONError("the data is not a JSON object")
-                }
-                try scanner.expect(UInt8(ascii: "{"))
-                if !(try scanner.consume(UInt8(ascii: "}"))) {
-                    repeat {
-                        let key = try scanner.readString(Key.init)
-                        try scanner.expect(UInt8(ascii: ":"))
-                        let isString = try scanner.peek() == UInt8(ascii: "\"")
-                        switch key {
-                        case .nonce where isString: nonce = try scanner.readStringBytes()
-                        case .ciphertext where isString: ciphertext = try scanner.readStringBytes()
-                        default: _ = try scanner.skipValue()
-                        }
-                    } while try scanner.consume(UInt8(ascii: ","))
-                    try scanner.expect(UInt8(ascii: "}"))
-                }
-                scanner.skipWhitespace()
-                guard scanner.isAtEnd else { throw JSONError("the data is not a JSON object") }
-                guard let nonce else { throw JSONError(#"the data has no string "nonce""#) }
-                guard let ciphertext else { throw JSONError(#"the data has no string "ciphertext""#) }
-                // The bytes in place are valid until `withBytes` returns.
-                return nonce.withBytes { nonce in ciphertext.withBytes { ciphertext in body(nonce, ciphertext) } }
+                try Self.readFields(of: bytes, body)
             }
         } catch {
             throw EncryptedFieldsError(reason: error.reason)
         }
+    }
+
+    /// ``readFields(of:_:)-(String,_)`` over the data's UTF-8 bytes.
+    @inline(__always)
+    private static func readFields<R>(
+        of bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (_ nonce: UnsafeBufferPointer<UInt8>, _ ciphertext: UnsafeBufferPointer<UInt8>) -> R
+    ) throws(JSONError) -> R {
+        var scanner = JSONScanner(bytes)
+        var nonce: JSONScanner.StringBytes?
+        var ciphertext: JSONScanner.StringBytes?
+        guard (try? scanner.peek()) == UInt8(ascii: "{") else {
+            throw JSONError("the data is not a JSON object")
+        }
+        try scanner.expect(UInt8(ascii: "{"))
+        if !(try scanner.consume(UInt8(ascii: "}"))) {
+            repeat {
+                let key = try scanner.readString(Key.init)
+                try scanner.expect(UInt8(ascii: ":"))
+                let isString = try scanner.peek() == UInt8(ascii: "\"")
+                switch key {
+                case .nonce where isString: nonce = try scanner.readStringBytes()
+                case .ciphertext where isString: ciphertext = try scanner.readStringBytes()
+                default: _ = try scanner.skipValue()
+                }
+            } while try scanner.consume(UInt8(ascii: ","))
+            try scanner.expect(UInt8(ascii: "}"))
+        }
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw JSONError("the data is not a JSON object") }
+        guard let nonce else { throw JSONError(#"the data has no string "nonce""#) }
+        guard let ciphertext else { throw JSONError(#"the data has no string "ciphertext""#) }
+        // The bytes in place are valid until `withBytes` returns.
+        return nonce.withBytes { nonce in ciphertext.withBytes { ciphertext in body(nonce, ciphertext) } }
     }
 
     /// A key of the data, matched on its unescaped bytes (no `String` is built for it).

@@ -12,24 +12,32 @@ public struct ChannelEvent: Sendable, Hashable {
     /// The channel the event arrived on.
     public var channel: String {
         get { self.fields.channel ?? "" }
-        set { self.fields = MessageFields(event: self.name, channel: newValue, data: self.data, userID: self.userID) }
+        set {
+            self.fields = MessageFields.make(event: self.name, channel: newValue, data: self.data, userID: self.userID)
+        }
     }
 
     /// The event name, e.g. `new-price` or `client-typing`.
     public var name: String {
         get { self.fields.event }
         set {
-            self.fields = MessageFields(event: newValue, channel: self.channel, data: self.data, userID: self.userID)
+            self.fields = MessageFields.make(
+                event: newValue, channel: self.channel, data: self.data, userID: self.userID)
         }
     }
 
     /// The event's data exactly as received: the JSON string's content for double-encoded data (how
     /// Pusher sends it), or the exact JSON text when a server sends an object. Empty when the message
     /// had no data.
+    ///
+    /// The event keeps the data's UTF-8 bytes; each read of this property makes a `String` of them.
+    /// Keep it in a local when you use it more than once. ``decode(_:using:)`` reads the bytes
+    /// without making a `String`.
     public var data: String {
         get { self.fields.data ?? "" }
         set {
-            self.fields = MessageFields(event: self.name, channel: self.channel, data: newValue, userID: self.userID)
+            self.fields = MessageFields.make(
+                event: self.name, channel: self.channel, data: newValue, userID: self.userID)
         }
     }
 
@@ -38,7 +46,7 @@ public struct ChannelEvent: Sendable, Hashable {
     public var userID: String? {
         get { self.fields.userID }
         set {
-            self.fields = MessageFields(event: self.name, channel: self.channel, data: self.data, userID: newValue)
+            self.fields = MessageFields.make(event: self.name, channel: self.channel, data: self.data, userID: newValue)
         }
     }
 
@@ -50,11 +58,18 @@ public struct ChannelEvent: Sendable, Hashable {
     ///   - data: The event's data as text.
     ///   - userID: The sender's user id, for client events of presence channels.
     public init(channel: String, name: String, data: String, userID: String? = nil) {
-        self.fields = MessageFields(event: name, channel: channel, data: data, userID: userID)
+        self.fields = MessageFields.make(event: name, channel: channel, data: data, userID: userID)
     }
 
     private init(fields: MessageFields) {
         self.fields = fields
+    }
+
+    /// Runs `body` over the data's UTF-8 bytes, where the event keeps them (empty when the message
+    /// had no data); they are valid only inside `body`.
+    package func withDataBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        if let result = try self.fields.withDataBytes(body) { return result }
+        return try body(UnsafeBufferPointer(start: nil, count: 0))
     }
 
     /// About how many bytes the event keeps alive: its data, name, channel and user id, plus 64.
@@ -65,7 +80,7 @@ public struct ChannelEvent: Sendable, Hashable {
     public var isCacheMiss: Bool { self.name == PusherEventName.cacheMiss }
 
     public static func == (lhs: ChannelEvent, rhs: ChannelEvent) -> Bool {
-        lhs.fields === rhs.fields
+        lhs.fields.isIdentical(to: rhs.fields)
             || (lhs.channel == rhs.channel && lhs.name == rhs.name && lhs.data == rhs.data && lhs.userID == rhs.userID)
     }
 

@@ -175,6 +175,41 @@ struct JSONScanner: ~Copyable {
         }
     }
 
+    /// Reads a string value (the opening quote must be next) and writes its unescaped UTF-8 bytes
+    /// straight into storage that `allocate` makes for at least `capacity` bytes: the string's own
+    /// length without escapes; with escapes, the rest of the scanned bytes (which bound it, and
+    /// which the eight-byte copies of ``JSONEscaping/unescape(_:from:into:)`` need). Returns the
+    /// storage, how many bytes were written, and what is known of them.
+    mutating func readString<Storage>(
+        into allocate: (_ capacity: Int) -> (Storage, UnsafeMutablePointer<UInt8>)
+    ) throws(JSONError) -> (storage: Storage, count: Int, isValidUTF8: Bool, isASCII: Bool) {
+        switch try self.readPlainString() {
+        case .plain(let range, let raw):
+            let (storage, output) = allocate(range.count)
+            if let base = self.bytes.baseAddress {
+                output.initialize(from: base + range.lowerBound, count: range.count)
+            }
+            let isASCII = JSONEscaping.isASCII(raw)
+            return (storage, range.count, isASCII, isASCII)
+        case .escaped(let start, _):
+            let (storage, output) = allocate(self.bytes.count - start)
+            let result = try JSONEscaping.unescape(self.bytes, from: start, into: output)
+            self.position = result.end + 1
+            return (storage, result.count, result.isValidUTF8, result.isASCII)
+        }
+    }
+
+    /// Skips one value of any kind, validating it, and copies its exact text into storage that
+    /// `allocate` makes for its length. Returns the storage and that length.
+    mutating func readValueText<Storage>(
+        into allocate: (_ capacity: Int) -> (Storage, UnsafeMutablePointer<UInt8>)
+    ) throws(JSONError) -> (storage: Storage, count: Int) {
+        let range = try self.skipValue()
+        let (storage, output) = allocate(range.count)
+        if let base = self.bytes.baseAddress { output.initialize(from: base + range.lowerBound, count: range.count) }
+        return (storage, range.count)
+    }
+
     /// A string value's unescaped UTF-8 bytes (see ``readStringBytes()``).
     enum StringBytes {
         /// A string without escapes: its bytes where they lie in the scanned bytes.

@@ -12,33 +12,50 @@
 package struct PusherMessage: Sendable, Hashable {
     package private(set) var fields: MessageFields
 
+    package init(fields: MessageFields) {
+        self.fields = fields
+    }
+
     package init(event: String, channel: String? = nil, data: String? = nil, userID: String? = nil) {
-        self.fields = MessageFields(event: event, channel: channel, data: data, userID: userID)
+        self.fields = MessageFields.make(event: event, channel: channel, data: data, userID: userID)
     }
 
     package var event: String {
         get { self.fields.event }
         set {
-            self.fields = MessageFields(event: newValue, channel: self.channel, data: self.data, userID: self.userID)
+            self.fields = MessageFields.make(
+                event: newValue, channel: self.channel, data: self.data, userID: self.userID)
         }
     }
 
     package var channel: String? {
         get { self.fields.channel }
-        set { self.fields = MessageFields(event: self.event, channel: newValue, data: self.data, userID: self.userID) }
+        set {
+            self.fields = MessageFields.make(event: self.event, channel: newValue, data: self.data, userID: self.userID)
+        }
     }
 
+    /// The data as text: a new `String` each time (see ``withDataBytes(_:)``).
     package var data: String? {
         get { self.fields.data }
         set {
-            self.fields = MessageFields(event: self.event, channel: self.channel, data: newValue, userID: self.userID)
+            self.fields = MessageFields.make(
+                event: self.event, channel: self.channel, data: newValue, userID: self.userID)
         }
+    }
+
+    /// Runs `body` over the data's UTF-8 bytes (no `String` is made); nil without data.
+    package func withDataBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R? {
+        try self.fields.withDataBytes(body)
     }
 
     /// The `user_id` field, present on client events of presence channels. Numbers become their text.
     package var userID: String? {
         get { self.fields.userID }
-        set { self.fields = MessageFields(event: self.event, channel: self.channel, data: self.data, userID: newValue) }
+        set {
+            self.fields = MessageFields.make(
+                event: self.event, channel: self.channel, data: self.data, userID: newValue)
+        }
     }
 
     package static func == (lhs: PusherMessage, rhs: PusherMessage) -> Bool {
@@ -92,7 +109,9 @@ package struct PusherMessage: Sendable, Hashable {
         var scanner = JSONScanner(bytes)
         var event: String?
         var channel: String?
-        var data: String?
+        // The data is written into the message's object as it is read; the other fields are set
+        // in its header at the end.
+        var data: (fields: MessageFields, count: Int, isValidUTF8: Bool, isASCII: Bool)?
         var userID: String?
         try scanner.expect(UInt8(ascii: "{"))
         if !(try scanner.consume(UInt8(ascii: "}"))) {
@@ -112,7 +131,7 @@ package struct PusherMessage: Sendable, Hashable {
                 case .channel:
                     channel = try Self.readOptionalString(&scanner, reusing: &names.channel)
                 case .data:
-                    data = try Self.readText(&scanner)
+                    data = try Self.readData(&scanner)
                 case .userID:
                     userID = try Self.readText(&scanner)
                 case .other:
@@ -124,7 +143,31 @@ package struct PusherMessage: Sendable, Hashable {
         scanner.skipWhitespace()
         guard scanner.isAtEnd else { throw JSONError("trailing characters") }
         guard let event else { throw JSONError("no event name") }
-        return PusherMessage(event: event, channel: channel, data: data, userID: userID)
+        guard let data else {
+            return PusherMessage(fields: .make(event: event, channel: channel, data: nil, userID: userID))
+        }
+        data.fields.finish(
+            event: event, channel: channel, userID: userID, dataCount: data.count, isValidUTF8: data.isValidUTF8,
+            isASCII: data.isASCII)
+        return PusherMessage(fields: data.fields)
+    }
+
+    /// Reads the `data` value into a new fields object: a string unescaped, any other value (an
+    /// object, say) as its exact JSON text; `null` as no data.
+    private static func readData(_ scanner: inout JSONScanner) throws(JSONError)
+        -> (fields: MessageFields, count: Int, isValidUTF8: Bool, isASCII: Bool)?
+    {
+        switch try scanner.peek() {
+        case UInt8(ascii: "\""):
+            let read = try scanner.readString(into: MessageFields.makeForData(capacity:))
+            return (read.storage, read.count, read.isValidUTF8, read.isASCII)
+        case UInt8(ascii: "n"):
+            _ = try scanner.skipValue()
+            return nil
+        default:
+            let read = try scanner.readValueText(into: MessageFields.makeForData(capacity:))
+            return (read.storage, read.count, false, false)
+        }
     }
 
     /// The envelope's fields, matched on the key's bytes (no `String` is built for a key): a key of

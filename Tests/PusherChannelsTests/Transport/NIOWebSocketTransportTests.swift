@@ -9,8 +9,10 @@ import Testing
 struct NIOWebSocketTransportTests {
     @Test("a port nobody listens on: transportFailed at every attempt, retried with backoff", arguments: [false, true])
     func nothingListening(useTLS: Bool) async throws {
-        // A port that was free a moment ago: the fake server listened there and stopped.
-        let port = try await FakePusherServer.withRunning { $0.port }
+        // A port held by a socket that is bound but does not listen: connecting is refused, and no
+        // other test's server can take the port meanwhile (a port freed a moment ago could be).
+        let refusing = try RefusingPort()
+        let port = refusing.port
         var options = PusherClientOptions(host: "127.0.0.1", port: port, useTLS: useTLS)
         options.backoff.jitter = 0
         let clock = VirtualClock()
@@ -24,5 +26,6 @@ struct NIOWebSocketTransportTests {
             let second = await errors.next()
             #expect(second?.code == .transportFailed)
         }
+        withExtendedLifetime(refusing) {}
     }
 }
