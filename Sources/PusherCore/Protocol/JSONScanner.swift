@@ -180,7 +180,7 @@ struct JSONScanner: ~Copyable {
     /// length without escapes; with escapes, the rest of the scanned bytes (which bound it, and
     /// which the eight-byte copies of ``JSONEscaping/unescape(_:from:into:)`` need). Returns the
     /// storage, how many bytes were written, and what is known of them.
-    mutating func readString<Storage>(
+    mutating func readUnescapedString<Storage>(
         into allocate: (_ capacity: Int) -> (Storage, UnsafeMutablePointer<UInt8>)
     ) throws(JSONError) -> (storage: Storage, count: Int, isValidUTF8: Bool, isASCII: Bool) {
         switch try self.readPlainString() {

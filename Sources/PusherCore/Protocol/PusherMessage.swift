@@ -159,7 +159,7 @@ package struct PusherMessage: Sendable, Hashable {
     {
         switch try scanner.peek() {
         case UInt8(ascii: "\""):
-            let read = try scanner.readString(into: MessageFields.makeForData(capacity:))
+            let read = try scanner.readUnescapedString(into: MessageFields.makeForData(capacity:))
             return (read.storage, read.count, read.isValidUTF8, read.isASCII)
         case UInt8(ascii: "n"):
             _ = try scanner.skipValue()
