@@ -38,7 +38,15 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         var end: End?
         /// Over the high-water mark (`pauseReading`): the buffer holds the flow gate.
         var holdsGate = false
+        /// Elements the consumer took since the producer last came by, and their bytes: the
+        /// producer lets go of them with its next batch, or they go with the buffer (see `take`).
+        var taken: [Element] = []
+        var takenBytes = 0
     }
+
+    /// At most this many taken elements, and bytes of them, wait for the producer to let go of them.
+    private static var takenLimit: Int { 1024 }
+    private static var takenByteLimit: Int { 1 << 18 }
 
     private enum Taken {
         case element(Element)
@@ -88,12 +96,22 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     /// ``deliver(contentsOf:)``, adding what the buffer dropped or whether it failed to `tally`.
     func deliver<Elements: Sequence<Element>>(contentsOf elements: Elements, tally: inout DeliveryTally) -> Bool {
         // The consumer is woken when there is something for it: an element, or its end.
-        self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) { state -> Bool in
-            for element in elements {
-                if !self.add(element, to: &state, tally: &tally) { return false }
+        // The elements the consumer took since the last batch are let go of here, after the lock:
+        // those it is done with are freed on this thread, which made them (see `State.taken`).
+        let (alive, taken) = self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) {
+            state -> (Bool, [Element]) in
+            let taken = state.taken
+            if !taken.isEmpty {
+                state.taken = []
+                state.takenBytes = 0
             }
-            return true
+            for element in elements {
+                if !self.add(element, to: &state, tally: &tally) { return (false, taken) }
+            }
+            return (true, taken)
         }
+        _ = consume taken
+        return alive
     }
 
     /// Buffers one element as the policy says; false when the consumer has ended or is failed now.
@@ -172,13 +190,21 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     // MARK: Consumer (the iterator)
 
-    /// The next element if one is buffered, without suspending (no async call on the consumer's
-    /// path while the buffer has events); nil when none is, whatever the reason (see ``next(isolation:)``).
-    package func nextBuffered() -> Element? {
+    /// Moves up to `maximum` buffered elements to the end of `elements` under one lock, without
+    /// suspending; returns how many. The consumer's iterator takes a run of events at once, so
+    /// that it does not contend for the lock with the producer once per event.
+    package func takeBuffered(upTo maximum: Int, into elements: inout [Element?]) -> Int {
         var releases = false
-        let element = self.state.withLock { state in self.take(from: &state, releases: &releases) }
+        let count = self.state.withLock { state in
+            var count = 0
+            while count < maximum, let element = self.take(from: &state, releases: &releases) {
+                elements.append(element)
+                count += 1
+            }
+            return count
+        }
         if releases { self.gate?.release() }
-        return element
+        return count
     }
 
     /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
@@ -210,6 +236,14 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         guard let stored = state.elements.popFirst() else { return nil }
         state.bytes -= stored.size
         state.reserved = false
+        // Kept until the producer's next batch, so that the last reference to an element the
+        // consumer is done with is usually dropped on the producer's thread: memory goes back to
+        // the allocator of the thread that made it (a free on another thread contends for that
+        // thread's malloc arena, once per event). Bounded; past the bounds the consumer lets go.
+        if state.taken.count < Self.takenLimit && state.takenBytes + stored.size <= Self.takenByteLimit {
+            state.taken.append(stored.element)
+            state.takenBytes += stored.size
+        }
         // Down to half of both limits: the reader may go on.
         if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
             state.holdsGate = false

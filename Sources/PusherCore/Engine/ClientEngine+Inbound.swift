@@ -110,14 +110,17 @@ extension ClientEngine {
             // The event opened (the usual case): to the consumers found above, which are the ones
             // `apply` would look up again.
             if decrypted.count == 1, case .deliver(_, let plaintext) = decrypted[0] {
-                self.fanOut(ChannelEvent(message, channel: channel, data: plaintext), to: consumers, into: &actions)
+                Self.fanOut(
+                    ChannelEvent(message, channel: channel, data: plaintext), to: consumers,
+                    allChannels: self.consumers.all, into: &actions)
                 return true
             }
             let opened = decrypted.first.map { if case .deliver = $0 { true } else { false } } ?? false
             self.apply(decrypted, into: &actions)
             return opened
         }
-        self.fanOut(ChannelEvent(message, channel: channel), to: consumers, into: &actions)
+        Self.fanOut(
+            ChannelEvent(message, channel: channel), to: consumers, allChannels: self.consumers.all, into: &actions)
         return true
     }
 
@@ -144,11 +147,20 @@ extension ClientEngine {
 
     /// Hands `event` to the consumers of its channel that take its name, then to every all-channel consumer.
     func fanOut(_ event: ChannelEvent, to consumers: ConsumerTable.Channel, into actions: inout [Action]) {
+        Self.fanOut(event, to: consumers, allChannels: self.consumers.all, into: &actions)
+    }
+
+    /// ``fanOut(_:to:into:)`` without `self`: called from a mutating method, a method of `self`
+    /// made the compiler copy the whole engine (over a kilobyte) for every event.
+    static func fanOut(
+        _ event: ChannelEvent, to consumers: ConsumerTable.Channel, allChannels: [ConsumerID],
+        into actions: inout [Action]
+    ) {
         let name = event.name
         for consumer in consumers.events where consumer.takes(name) {
             actions.append(.deliver(event, consumer: consumer.id))
         }
-        for id in self.consumers.all { actions.append(.deliver(event, consumer: id)) }
+        for id in allChannels { actions.append(.deliver(event, consumer: id)) }
     }
 
     private mutating func handleProtocolMessage(

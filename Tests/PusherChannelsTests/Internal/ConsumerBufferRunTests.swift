@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+
+import PusherChannels
+import PusherCore
+import Testing
+
+/// The consumer's side of ``ConsumerBuffer``: runs of elements taken under one lock, and the
+/// elements it took handed back to the producer, which lets go of them with its next batch.
+@Suite("ConsumerBuffer runs and hand-back", .timeLimit(.minutes(1)))
+struct ConsumerBufferRunTests {
+    final class Token: Sendable {
+        let size: Int
+        init(size: Int = 1) { self.size = size }
+    }
+
+    /// Weak references to tokens, to see which are still alive.
+    struct Watched {
+        private final class Box {
+            weak var token: Token?
+            init(_ token: Token) { self.token = token }
+        }
+        private var boxes: [Box] = []
+
+        mutating func watch(_ tokens: [Token]) { self.boxes += tokens.map(Box.init) }
+        var alive: Int { self.boxes.count { $0.token != nil } }
+    }
+
+    static func buffer() -> ConsumerBuffer<Token> {
+        ConsumerBuffer(channel: "feed", policy: BufferingPolicy(limit: 10_000, whenFull: .pauseReading)) { $0.size }
+    }
+
+    @Test("a run takes at most the number asked for, in order, and the rest stays buffered")
+    func runs() {
+        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: .fail))
+        _ = buffer.deliver(contentsOf: Array(1...5))
+        var taken: [Int?] = []
+        #expect(buffer.takeBuffered(upTo: 2, into: &taken) == 2)
+        #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 3)
+        #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 0)
+        #expect(taken == [1, 2, 3, 4, 5])
+    }
+
+    @Test("elements the consumer took and dropped are let go of by the producer's next batch")
+    func producerReleases() {
+        let buffer = Self.buffer()
+        var watched = Watched()
+        do {
+            let tokens = (0..<3).map { _ in Token() }
+            watched.watch(tokens)
+            _ = buffer.deliver(contentsOf: tokens)
+        }
+        do {
+            var taken: [Token?] = []
+            #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 3)
+        }
+        // The consumer dropped them; the buffer keeps them for the producer.
+        #expect(watched.alive == 3)
+        _ = buffer.deliver(contentsOf: [Token()])
+        #expect(watched.alive == 0)
+    }
+
+    @Test("the elements kept for the producer are bounded in number and in bytes")
+    func bounded() {
+        let buffer = Self.buffer()
+        var watched = Watched()
+        do {
+            let tokens = (0..<3000).map { _ in Token() }
+            watched.watch(tokens)
+            _ = buffer.deliver(contentsOf: tokens)
+            var taken: [Token?] = []
+            while buffer.takeBuffered(upTo: 128, into: &taken) > 0 {}
+            #expect(taken.count == 3000)
+        }
+        #expect(watched.alive > 0)
+        #expect(watched.alive <= 1024)
+
+        let large = Self.buffer()
+        var watchedLarge = Watched()
+        do {
+            let tokens = (0..<10).map { _ in Token(size: 100_000) }
+            watchedLarge.watch(tokens)
+            _ = large.deliver(contentsOf: tokens)
+            var taken: [Token?] = []
+            while large.takeBuffered(upTo: 128, into: &taken) > 0 {}
+        }
+        #expect(watchedLarge.alive > 0)
+        #expect(watchedLarge.alive * 100_000 <= 1 << 18)
+    }
+}
