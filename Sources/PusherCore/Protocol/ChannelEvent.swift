@@ -31,7 +31,7 @@ public struct ChannelEvent: Sendable, Hashable {
     /// had no data.
     ///
     /// The event keeps the data's UTF-8 bytes; each read of this property makes a `String` of them.
-    /// Keep it in a local when you use it more than once. ``decode(_:using:)`` reads the bytes
+    /// Keep it in a local when you use it more than once. `decode(_:using:)` reads the bytes
     /// without making a `String`.
     public var data: String {
         get { self.fields.data ?? "" }
