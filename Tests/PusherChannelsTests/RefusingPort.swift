@@ -18,8 +18,10 @@ final class RefusingPort: Sendable {
     init() throws {
         #if canImport(Darwin)
         let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
-        #else
+        #elseif canImport(Glibc)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let socket = Musl.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw RefusingPortError() }
         var address = sockaddr_in()

@@ -19,9 +19,10 @@ struct MessageFieldsTests {
         (#"{"event":"e","channel":"c","data":null}"#, nil),
         (#"{"event":"e","channel":"c"}"#, nil),
         (#"{"event":"e","data":"first","data":"second \"quoted\""}"#, #"second "quoted""#),
+        (#"{"event":"e","data":"first","data":null}"#, nil),
     ]
 
-    @Test("parsed data reads back the same as text and as bytes, wherever it sits", arguments: 0..<11)
+    @Test("parsed data reads back the same as text and as bytes, wherever it sits", arguments: 0..<12)
     func dataReadsBack(index: Int) throws {
         let (json, expected) = Self.cases[index]
         let message = try PusherMessage(parsing: json)
@@ -45,15 +46,25 @@ struct MessageFieldsTests {
         #expect(event.withDataBytes { Array($0) } == Array(expected.utf8))
     }
 
-    @Test("invalid UTF-8 in the data is repaired with U+FFFD when it is read as text")
+    @Test("escaped data takes no more room than its unescaped bytes, whatever follows it in the message")
+    func escapedDataRoom() throws {
+        let padding = String(repeating: "p", count: 10_000)
+        let json = #"{"event":"e","data":"{\"a\":\"\u00e9\"}","padding":""# + padding + #""}"#
+        let message = try PusherMessage(parsing: json)
+        #expect(message.data == #"{"a":"é"}"#)
+        #expect(message.fields.dataCapacity < 64)
+    }
+
+    @Test("invalid UTF-8 in the data is repaired with U+FFFD whether it is read as text or as bytes")
     func invalidUTF8() throws {
         var bytes = Array(#"{"event":"e","data":"a"#.utf8)
         bytes.append(0xFF)
         bytes.append(contentsOf: Array(#"b"}"#.utf8))
         let message = try bytes.withUnsafeBytes { try PusherMessage(parsing: $0) }
         #expect(message.data == "a\u{FFFD}b")
-        // The bytes are kept as received.
-        #expect(message.withDataBytes { Array($0) } == [0x61, 0xFF, 0x62])
+        #expect(message.fields.dataByteCount == 3)
+        // Read as bytes, the data is repaired the same way (so decoding sees the same text).
+        #expect(message.withDataBytes { Array($0) } == Array("a\u{FFFD}b".utf8))
     }
 
     @Test("an event made field by field keeps its data, and a copy shares the object")

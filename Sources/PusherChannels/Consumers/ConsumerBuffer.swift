@@ -16,6 +16,12 @@ import PusherCore
 /// With `pauseReading`, the limits are a high-water mark: every element is taken, and the buffer
 /// holds the client's ``FlowGate`` from the moment it goes over them until the consumer has taken
 /// it down to half of both (or it ends), so the client reads no more meanwhile.
+///
+/// The consumer takes elements in runs (``takeBuffered(upTo:into:)``, at most a quarter of the
+/// limit each). The elements it took stay referenced here until the producer's next batch (at
+/// most 1024 of them and 128 KiB), which lets go of them after its lock: an element the consumer
+/// is done with is then freed on the producer's thread, which allocated it, instead of making
+/// the consumer contend for that thread's malloc arena once per element.
 package final class ConsumerBuffer<Element: Sendable>: Sendable {
     private indirect enum End {
         case finished
@@ -46,7 +52,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     /// At most this many taken elements, and bytes of them, wait for the producer to let go of them.
     private static var takenLimit: Int { 1024 }
-    private static var takenByteLimit: Int { 1 << 18 }
+    private static var takenByteLimit: Int { 1 << 17 }
 
     private enum Taken {
         case element(Element)
@@ -169,12 +175,18 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
     /// first end wins.
     package func finish(throwing error: PusherError? = nil) {
-        let releases = self.state.update { state -> Bool in
+        let (releases, taken) = self.state.update { state -> (Bool, [Element]) in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
-            // Nothing more comes in: the reader need not wait for the rest to be taken.
-            defer { state.holdsGate = false }
-            return state.holdsGate
+            // Nothing more comes in: the reader need not wait for the rest to be taken, and the
+            // producer will not come by to let go of what the consumer took.
+            defer {
+                state.holdsGate = false
+                state.taken = []
+                state.takenBytes = 0
+            }
+            return (state.holdsGate, state.taken)
         }
+        _ = consume taken
         if releases { self.gate?.release() }
     }
 
@@ -194,6 +206,9 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     /// suspending; returns how many. The consumer's iterator takes a run of events at once, so
     /// that it does not contend for the lock with the producer once per event.
     package func takeBuffered(upTo maximum: Int, into elements: inout [Element?]) -> Int {
+        // A run is at most a quarter of the limit: what the consumer holds in its run does not
+        // count against the limits any more, so a run must not double them.
+        let maximum = min(maximum, max(1, self.limit / 4))
         var releases = false
         let count = self.state.withLock { state in
             var count = 0

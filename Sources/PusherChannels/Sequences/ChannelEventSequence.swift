@@ -26,6 +26,9 @@ public struct ChannelEventSequence: AsyncSequence, Sendable {
         AsyncIterator(base: ConsumerIterator(register: self.register))
     }
 
+    /// Iterates the events of one consumer. It takes buffered events a run at a time: use one
+    /// iterator in one loop; a copy shares the consumer but repeats the events the original had
+    /// taken and not returned yet.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: ConsumerIterator<ChannelEvent>
 

@@ -15,6 +15,9 @@ public struct PresenceChangeSequence: AsyncSequence, Sendable {
         AsyncIterator(base: ConsumerIterator(register: self.register))
     }
 
+    /// Iterates the changes of one consumer. It takes buffered changes a run at a time: use one
+    /// iterator in one loop; a copy shares the consumer but repeats the changes the original had
+    /// taken and not returned yet.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: ConsumerIterator<PresenceChange>
 

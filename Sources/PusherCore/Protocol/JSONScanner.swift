@@ -176,10 +176,11 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Reads a string value (the opening quote must be next) and writes its unescaped UTF-8 bytes
-    /// straight into storage that `allocate` makes for at least `capacity` bytes: the string's own
-    /// length without escapes; with escapes, the rest of the scanned bytes (which bound it, and
-    /// which the eight-byte copies of ``JSONEscaping/unescape(_:from:into:)`` need). Returns the
-    /// storage, how many bytes were written, and what is known of them.
+    /// into storage that `allocate` makes for exactly that many bytes: a string without escapes is
+    /// copied straight from the scanned bytes; one with escapes is unescaped into scratch space
+    /// first (the eight-byte copies of ``JSONEscaping/unescape(_:from:into:)`` need room up to the
+    /// end of the scanned bytes), so that the storage is never larger than what it holds. Returns
+    /// the storage, how many bytes were written, and what is known of them.
     mutating func readUnescapedString<Storage>(
         into allocate: (_ capacity: Int) -> (Storage, UnsafeMutablePointer<UInt8>)
     ) throws(JSONError) -> (storage: Storage, count: Int, isValidUTF8: Bool, isASCII: Bool) {
@@ -192,8 +193,16 @@ struct JSONScanner: ~Copyable {
             let isASCII = JSONEscaping.isASCII(raw)
             return (storage, range.count, isASCII, isASCII)
         case .escaped(let start, _):
-            let (storage, output) = allocate(self.bytes.count - start)
-            let result = try JSONEscaping.unescape(self.bytes, from: start, into: output)
+            let bytes = self.bytes
+            let (storage, result) = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count - start) {
+                scratch in
+                Result { () throws(JSONError) -> (Storage, JSONEscaping.Unescaped) in
+                    let result = try JSONEscaping.unescape(bytes, from: start, into: scratch.baseAddress)
+                    let (storage, output) = allocate(result.count)
+                    if let base = scratch.baseAddress { output.initialize(from: base, count: result.count) }
+                    return (storage, result)
+                }
+            }.get()
             self.position = result.end + 1
             return (storage, result.count, result.isValidUTF8, result.isASCII)
         }

@@ -23,6 +23,9 @@ package struct MessageFields: @unchecked Sendable {
         self.storage = storage
     }
 
+    /// How many bytes the object has room for after its header (for tests).
+    var dataCapacity: Int { self.storage.capacity }
+
     /// Whether both share one object (and so hold the same values).
     package func isIdentical(to other: MessageFields) -> Bool { self.storage === other.storage }
 
@@ -66,14 +69,32 @@ package struct MessageFields: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` over the data's UTF-8 bytes, where they lie; nil (without running it) when the
-    /// message had no data. The bytes are valid only inside `body`.
+    /// Runs `body` over the data's UTF-8 bytes, where they lie (invalid UTF-8 repaired with U+FFFD,
+    /// in a copy); nil (without running it) when the message had no data. The bytes are valid only
+    /// inside `body`.
     package func withDataBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R? {
-        let count = self.storage.withUnsafeMutablePointerToHeader { $0.pointee.dataCount }
+        let (count, isValidUTF8) = self.storage.withUnsafeMutablePointerToHeader {
+            ($0.pointee.dataCount, $0.pointee.dataIsValidUTF8)
+        }
         guard count >= 0 else { return nil }
-        // The object outlives this call (its caller holds it), and with it the bytes.
+        // The bytes stay where they are for as long as the object lives: kept alive to the end.
+        defer { withExtendedLifetime(self.storage) {} }
         let bytes = self.storage.withUnsafeMutablePointerToElements { UnsafeBufferPointer(start: $0, count: count) }
+        // Bytes not known to be valid UTF-8 are checked, and repaired with U+FFFD as the `String`
+        // of ``data`` is: every reader sees the same text.
+        if !isValidUTF8, !Self.isValidUTF8(bytes) {
+            var repaired = String(decoding: bytes, as: UTF8.self)
+            return try repaired.withUTF8 { bytes in Result { () throws(E) -> R in try body(bytes) } }.get()
+        }
         return try body(bytes)
+    }
+
+    /// Whether `bytes` are valid UTF-8 (checked without making a string where the platform can).
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return (try? UTF8Span(validating: bytes.span)) != nil
+        }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// Fields with `data` copied into the object.

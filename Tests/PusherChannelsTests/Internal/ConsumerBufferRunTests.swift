@@ -40,6 +40,33 @@ struct ConsumerBufferRunTests {
         #expect(taken == [1, 2, 3, 4, 5])
     }
 
+    @Test("a run is at most a quarter of the limit, so that what the consumer holds cannot double it")
+    func runCap() {
+        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 8, whenFull: .fail))
+        _ = buffer.deliver(contentsOf: Array(1...8))
+        var taken: [Int?] = []
+        #expect(buffer.takeBuffered(upTo: 128, into: &taken) == 2)
+        let tiny = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 1, whenFull: .fail))
+        _ = tiny.deliver(contentsOf: [1])
+        #expect(tiny.takeBuffered(upTo: 128, into: &taken) == 1)
+    }
+
+    @Test("what the consumer took is let go of when the buffer ends, without another batch")
+    func finishReleases() {
+        let buffer = Self.buffer()
+        var watched = Watched()
+        do {
+            let tokens = (0..<3).map { _ in Token() }
+            watched.watch(tokens)
+            _ = buffer.deliver(contentsOf: tokens)
+            var taken: [Token?] = []
+            #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 3)
+        }
+        #expect(watched.alive == 3)
+        buffer.finish()
+        #expect(watched.alive == 0)
+    }
+
     @Test("elements the consumer took and dropped are let go of by the producer's next batch")
     func producerReleases() {
         let buffer = Self.buffer()
@@ -84,6 +111,6 @@ struct ConsumerBufferRunTests {
             while large.takeBuffered(upTo: 128, into: &taken) > 0 {}
         }
         #expect(watchedLarge.alive > 0)
-        #expect(watchedLarge.alive * 100_000 <= 1 << 18)
+        #expect(watchedLarge.alive * 100_000 <= 1 << 17)
     }
 }
