@@ -29,6 +29,18 @@ struct ConsumerBufferRunTests {
         ConsumerBuffer(channel: "feed", policy: BufferingPolicy(limit: 10_000, whenFull: .pauseReading)) { $0.size }
     }
 
+    /// Delivers `count` tokens of `size` bytes to `buffer`, takes them all in runs and drops them;
+    /// returns them watched, and how many were taken.
+    static func deliverAndDrop(_ count: Int, size: Int = 1, to buffer: ConsumerBuffer<Token>) -> (Watched, Int) {
+        var watched = Watched()
+        let tokens = (0..<count).map { _ in Token(size: size) }
+        watched.watch(tokens)
+        _ = buffer.deliver(contentsOf: tokens)
+        var taken: [Token?] = []
+        while buffer.takeBuffered(upTo: 128, into: &taken) > 0 {}
+        return (watched, taken.count)
+    }
+
     @Test("a run takes at most the number asked for, in order, and the rest stays buffered")
     func runs() {
         let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: .fail))
@@ -54,14 +66,8 @@ struct ConsumerBufferRunTests {
     @Test("what the consumer took is let go of when the buffer ends, without another batch")
     func finishReleases() {
         let buffer = Self.buffer()
-        var watched = Watched()
-        do {
-            let tokens = (0..<3).map { _ in Token() }
-            watched.watch(tokens)
-            _ = buffer.deliver(contentsOf: tokens)
-            var taken: [Token?] = []
-            #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 3)
-        }
+        let (watched, taken) = Self.deliverAndDrop(3, to: buffer)
+        #expect(taken == 3)
         #expect(watched.alive == 3)
         buffer.finish()
         #expect(watched.alive == 0)
@@ -70,16 +76,8 @@ struct ConsumerBufferRunTests {
     @Test("elements the consumer took and dropped are let go of by the producer's next batch")
     func producerReleases() {
         let buffer = Self.buffer()
-        var watched = Watched()
-        do {
-            let tokens = (0..<3).map { _ in Token() }
-            watched.watch(tokens)
-            _ = buffer.deliver(contentsOf: tokens)
-        }
-        do {
-            var taken: [Token?] = []
-            #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 3)
-        }
+        let (watched, taken) = Self.deliverAndDrop(3, to: buffer)
+        #expect(taken == 3)
         // The consumer dropped them; the buffer keeps them for the producer.
         #expect(watched.alive == 3)
         _ = buffer.deliver(contentsOf: [Token()])
@@ -89,28 +87,16 @@ struct ConsumerBufferRunTests {
     @Test("the elements kept for the producer are bounded in number and in bytes")
     func bounded() {
         let buffer = Self.buffer()
-        var watched = Watched()
-        do {
-            let tokens = (0..<3000).map { _ in Token() }
-            watched.watch(tokens)
-            _ = buffer.deliver(contentsOf: tokens)
-            var taken: [Token?] = []
-            while buffer.takeBuffered(upTo: 128, into: &taken) > 0 {}
-            #expect(taken.count == 3000)
-        }
+        let (watched, taken) = Self.deliverAndDrop(3000, to: buffer)
+        #expect(taken == 3000)
         #expect(watched.alive > 0)
         #expect(watched.alive <= 1024)
 
         let large = Self.buffer()
-        var watchedLarge = Watched()
-        do {
-            let tokens = (0..<10).map { _ in Token(size: 100_000) }
-            watchedLarge.watch(tokens)
-            _ = large.deliver(contentsOf: tokens)
-            var taken: [Token?] = []
-            while large.takeBuffered(upTo: 128, into: &taken) > 0 {}
-        }
+        let (watchedLarge, takenLarge) = Self.deliverAndDrop(10, size: 100_000, to: large)
+        #expect(takenLarge == 10)
         #expect(watchedLarge.alive > 0)
         #expect(watchedLarge.alive * 100_000 <= 1 << 17)
+        withExtendedLifetime((buffer, large)) {}
     }
 }
