@@ -7,7 +7,9 @@ extension ClientEngine {
             switch action {
             case .deliver(let message, let plaintext):
                 guard let channel = message.channel, let consumers = self.consumers.channels[channel] else { continue }
-                self.fanOut(ChannelEvent(message, channel: channel, data: plaintext), to: consumers, into: &actions)
+                Self.fanOut(
+                    ChannelEvent(message, channel: channel, data: plaintext), to: consumers,
+                    allChannels: self.consumers.all, into: &actions)
             case .reload(let channel):
                 guard let socketID = self.connection.publicState.socketID else {
                     self.apply(

@@ -140,18 +140,15 @@ extension ClientEngine {
                         message: "a plain-text pusher: event on an encrypted channel was dropped")))
             return false
         }
-        self.fanOut(
-            ChannelEvent(channel: channel, name: message.event, data: "", userID: nil), to: consumers, into: &actions)
+        Self.fanOut(
+            ChannelEvent(channel: channel, name: message.event, data: "", userID: nil), to: consumers,
+            allChannels: self.consumers.all, into: &actions)
         return false
     }
 
-    /// Hands `event` to the consumers of its channel that take its name, then to every all-channel consumer.
-    func fanOut(_ event: ChannelEvent, to consumers: ConsumerTable.Channel, into actions: inout [Action]) {
-        Self.fanOut(event, to: consumers, allChannels: self.consumers.all, into: &actions)
-    }
-
-    /// ``fanOut(_:to:into:)`` without `self`: called from a mutating method, a method of `self`
-    /// made the compiler copy the whole engine (over a kilobyte) for every event.
+    /// Hands `event` to the consumers of its channel that take its name, then to every
+    /// all-channel consumer (`allChannels`). Static: called from a mutating method, a method of
+    /// `self` made the compiler copy the whole engine (over a kilobyte) for every event.
     static func fanOut(
         _ event: ChannelEvent, to consumers: ConsumerTable.Channel, allChannels: [ConsumerID],
         into actions: inout [Action]

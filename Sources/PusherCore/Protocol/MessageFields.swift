@@ -9,11 +9,14 @@
 /// when someone asks for ``data``; ``withDataBytes(_:)`` reads the bytes without one.
 ///
 /// A value holding one reference to that object (`ManagedBuffer` cannot be `Sendable` itself).
-/// `@unchecked Sendable`: the object's header and bytes are written only by this file's factories
-/// (``make(event:channel:data:userID:)`` and the parser's ``makeForData(capacity:)`` followed by
-/// ``finish(event:channel:userID:dataCount:isValidUTF8:isASCII:)``), before the object is handed to
-/// anyone; afterwards nothing writes them, so any number of threads may read them at once. The
-/// header is only ever read through a pointer, never through `ManagedBuffer.header`'s setter.
+/// `@unchecked Sendable`: the object's header and bytes are written in two places only, both
+/// before the object is handed to anyone: ``make(event:channel:data:userID:)`` in this file, and
+/// the parser (`PusherMessage.parseEnvelope`), which writes the bytes into what
+/// ``makeForData(capacity:)`` returns and the header with
+/// ``finish(event:channel:userID:dataCount:isValidUTF8:isASCII:)`` on the object it has just made.
+/// Nothing writes either afterwards (`storage` is private, and no other code calls `finish`), so
+/// any number of threads may read them at once. The header is only read through a pointer, never
+/// through `ManagedBuffer.header`.
 package struct MessageFields: @unchecked Sendable {
     final class Storage: ManagedBuffer<Header, UInt8> {}
 
