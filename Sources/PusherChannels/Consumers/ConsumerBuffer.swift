@@ -18,10 +18,11 @@ import PusherCore
 /// it down to half of both (or it ends), so the client reads no more meanwhile.
 ///
 /// The consumer takes elements in runs (``takeBuffered(upTo:into:)``, at most a quarter of the
-/// limit each). The elements it took stay referenced here until the producer's next batch (at
-/// most 1024 of them and 128 KiB), which lets go of them after its lock: an element the consumer
-/// is done with is then freed on the producer's thread, which allocated it, instead of making
-/// the consumer contend for that thread's malloc arena once per element.
+/// limit each). The elements it took stay referenced here (at most 1024 of them and 128 KiB):
+/// once it asks for more, it has returned them, and the producer's next batch lets go of them
+/// after its lock. An element the consumer is done with is then freed on the producer's thread,
+/// which allocated it, instead of making the consumer contend for that thread's malloc arena once
+/// per element (as it would if the producer let go of a run the consumer still holds).
 package final class ConsumerBuffer<Element: Sendable>: Sendable {
     private indirect enum End {
         case finished
@@ -44,13 +45,17 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         var end: End?
         /// Over the high-water mark (`pauseReading`): the buffer holds the flow gate.
         var holdsGate = false
-        /// Elements the consumer took since the producer last came by, and their bytes: the
-        /// producer lets go of them with its next batch, or they go with the buffer (see `take`).
+        /// Elements of the consumer's latest take, and their bytes: it may still hold them.
         var taken: [Element] = []
         var takenBytes = 0
+        /// Elements of its earlier takes, which it has returned (it asked for more since), and their
+        /// bytes: the producer lets go of them with its next batch, or they go with the buffer
+        /// (see `take`).
+        var done: [Element] = []
+        var doneBytes = 0
     }
 
-    /// At most this many taken elements, and bytes of them, wait for the producer to let go of them.
+    /// At most this many taken elements, and bytes of them, are kept for the producer to let go of.
     private static var takenLimit: Int { 1024 }
     private static var takenByteLimit: Int { 1 << 17 }
 
@@ -102,21 +107,21 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     /// ``deliver(contentsOf:)``, adding what the buffer dropped or whether it failed to `tally`.
     func deliver<Elements: Sequence<Element>>(contentsOf elements: Elements, tally: inout DeliveryTally) -> Bool {
         // The consumer is woken when there is something for it: an element, or its end.
-        // The elements the consumer took since the last batch are let go of here, after the lock:
-        // those it is done with are freed on this thread, which made them (see `State.taken`).
-        let (alive, taken) = self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) {
+        // The elements the consumer is done with are let go of here, after the lock, so that they
+        // are freed on this thread, which made them (see `take`).
+        let (alive, done) = self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) {
             state -> (Bool, [Element]) in
-            let taken = state.taken
-            if !taken.isEmpty {
-                state.taken = []
-                state.takenBytes = 0
+            var done: [Element] = []
+            if !state.done.isEmpty {
+                swap(&done, &state.done)
+                state.doneBytes = 0
             }
             for element in elements {
-                if !self.add(element, to: &state, tally: &tally) { return (false, taken) }
+                if !self.add(element, to: &state, tally: &tally) { return (false, done) }
             }
-            return (true, taken)
+            return (true, done)
         }
-        _ = consume taken
+        _ = consume done
         return alive
     }
 
@@ -175,7 +180,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
     /// first end wins.
     package func finish(throwing error: PusherError? = nil) {
-        let (releases, taken) = self.state.update { state -> (Bool, [Element]) in
+        let (releases, taken, done) = self.state.update { state -> (Bool, [Element], [Element]) in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
             // Nothing more comes in: the reader need not wait for the rest to be taken, and the
             // producer will not come by to let go of what the consumer took.
@@ -183,10 +188,13 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
                 state.holdsGate = false
                 state.taken = []
                 state.takenBytes = 0
+                state.done = []
+                state.doneBytes = 0
             }
-            return (state.holdsGate, state.taken)
+            return (state.holdsGate, state.taken, state.done)
         }
         _ = consume taken
+        _ = consume done
         if releases { self.gate?.release() }
     }
 
@@ -211,6 +219,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         let maximum = min(maximum, max(1, self.limit / 4))
         var releases = false
         let count = self.state.withLock { state in
+            Self.retireTaken(&state)
             var count = 0
             while count < maximum, let element = self.take(from: &state, releases: &releases) {
                 elements.append(element)
@@ -227,6 +236,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
         var releases = false
         let taken = await self.state.wait(isolation: actor) { state -> Taken? in
+            Self.retireTaken(&state)
             if let element = self.take(from: &state, releases: &releases) { return .element(element) }
             if let end = state.end {
                 state.end = .finished
@@ -244,6 +254,21 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         }
     }
 
+    /// The consumer asks for more, so it has returned every element it took before: they are the
+    /// producer's to let go of.
+    @inline(__always)
+    private static func retireTaken(_ state: inout State) {
+        guard !state.taken.isEmpty else { return }
+        if state.done.isEmpty {
+            swap(&state.done, &state.taken)
+        } else {
+            state.done.append(contentsOf: state.taken)
+            state.taken.removeAll(keepingCapacity: true)
+        }
+        state.doneBytes += state.takenBytes
+        state.takenBytes = 0
+    }
+
     /// Takes the first buffered element, if any; sets `releases` when the buffer came down to
     /// half of both limits and lets go of the flow gate (the caller releases it, outside the lock).
     @inline(__always)
@@ -251,11 +276,13 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         guard let stored = state.elements.popFirst() else { return nil }
         state.bytes -= stored.size
         state.reserved = false
-        // Kept until the producer's next batch, so that the last reference to an element the
-        // consumer is done with is usually dropped on the producer's thread: memory goes back to
-        // the allocator of the thread that made it (a free on another thread contends for that
+        // Kept until the consumer has returned it and the producer comes by with its next batch,
+        // so that the last reference is usually dropped on the producer's thread: memory goes back
+        // to the allocator of the thread that made it (a free on another thread contends for that
         // thread's malloc arena, once per event). Bounded; past the bounds the consumer lets go.
-        if state.taken.count < Self.takenLimit && state.takenBytes + stored.size <= Self.takenByteLimit {
+        if state.taken.count + state.done.count < Self.takenLimit
+            && state.takenBytes + state.doneBytes + stored.size <= Self.takenByteLimit
+        {
             state.taken.append(stored.element)
             state.takenBytes += stored.size
         }

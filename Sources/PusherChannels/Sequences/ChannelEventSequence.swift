@@ -30,14 +30,26 @@ public struct ChannelEventSequence: AsyncSequence, Sendable {
     /// iterator in one loop; a copy shares the consumer but repeats the events the original had
     /// taken and not returned yet.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: ConsumerIterator<ChannelEvent>
+        @usableFromInline var base: ConsumerIterator<ChannelEvent>
 
+        @inlinable
         public mutating func next() async throws(PusherError) -> ChannelEvent? {
-            try await self.base.next(isolation: nil)
+            if let element = self.base.run.next() { return element }
+            return try await self.nextRun(isolation: nil)
         }
 
-        /// Takes a buffered element without suspending; suspends only when none is buffered.
+        /// Returns a buffered element without suspending; suspends only when none is buffered.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> ChannelEvent? {
+            // The rest of the run this iterator took is returned inline, in the caller's loop.
+            if let element = self.base.run.next() { return element }
+            return try await self.nextRun(isolation: actor)
+        }
+
+        /// Takes the next run, or waits. Not inlined, and not generic: the caller's module calls
+        /// the code specialised for this element here.
+        @usableFromInline
+        mutating func nextRun(isolation actor: isolated (any Actor)?) async throws(PusherError) -> ChannelEvent? {
             try await self.base.next(isolation: actor)
         }
     }

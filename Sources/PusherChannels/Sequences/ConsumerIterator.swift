@@ -6,19 +6,19 @@ import PusherCore
 /// the consumer is registered when the iterator is made, and the iterator takes from its buffer.
 /// Dropping the iterator (leaving the loop) drops the token, which removes the consumer. Generic,
 /// but only used with concrete elements inside this module, so it is specialised.
-struct ConsumerIterator<Element: BufferedElement> {
+@usableFromInline
+struct ConsumerIterator<Element: Sendable> {
     /// Registers a consumer at once (synchronously) and returns its buffer and the token that
     /// removes it.
     typealias Register = @Sendable () -> (ConsumerBuffer<Element>, ListenerToken)
 
     private var buffer: ConsumerBuffer<Element>?
     private var token: ListenerToken?
-    /// Elements taken from the buffer in one run and not returned yet (from `pendingIndex` on);
-    /// each is moved out as it is returned, so that this array keeps no reference to it.
-    private var pending: [Element?] = []
-    private var pendingIndex = 0
+    /// Elements taken from the buffer in one run and not returned yet; the public iterators return
+    /// them inline (see ``ConsumerRun``) and call ``next(isolation:)`` when it is spent.
+    @usableFromInline var run = ConsumerRun<Element>()
     /// At most this many elements are taken from the buffer at once.
-    private static var run: Int { 128 }
+    private static var runLength: Int { 128 }
 
     init(register: Register) {
         let (buffer, token) = register()
@@ -26,19 +26,15 @@ struct ConsumerIterator<Element: BufferedElement> {
         self.token = token
     }
 
-    /// Takes a buffered element without suspending; suspends only when none is buffered.
+    /// The next element: from the run, else the first of a new run (taken without suspending),
+    /// else the next one the buffer gets (suspending until then).
     mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
-        if self.pendingIndex < self.pending.count {
-            defer { self.pendingIndex += 1 }
-            return self.pending[self.pendingIndex].take()
-        }
+        if let element = self.run.next() { return element }
         guard let buffer = self.buffer else { return nil }
         // Buffered elements are taken a run at a time, under one lock, without any async call.
-        self.pending.removeAll(keepingCapacity: true)
-        self.pendingIndex = 0
-        if buffer.takeBuffered(upTo: Self.run, into: &self.pending) > 0 {
-            self.pendingIndex = 1
-            return self.pending[0].take()
+        self.run.reset()
+        if buffer.takeBuffered(upTo: Self.runLength, into: &self.run.elements) > 0 {
+            return self.run.next()
         }
         do {
             if let element = try await buffer.next(isolation: actor) { return element }
@@ -53,8 +49,7 @@ struct ConsumerIterator<Element: BufferedElement> {
 
     /// Unsubscribes now: a copy of this iterator that is still alive must not keep the consumer.
     private mutating func finish() {
-        self.pending = []
-        self.pendingIndex = 0
+        self.run = ConsumerRun()
         self.buffer = nil
         self.token?.release()
         self.token = nil

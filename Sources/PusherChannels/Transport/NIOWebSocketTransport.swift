@@ -77,19 +77,15 @@ package struct NIOWebSocketTransport: PusherTransport {
                     }
                     // NIO's frame encoder and decoder; no protocol error handler of NIO's:
                     // PusherFrameHandler answers broken frames itself (1009 for a frame over the limit).
-                    let upgrader = NIOWebSocketClientUpgrader(
-                        maxFrameSize: maximumMessageSize, automaticErrorHandling: false
-                    ) { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            let frames = PusherFrameHandler(
-                                handler: handler, ended: ended, maximumMessageSize: maximumMessageSize)
-                            // Open before the first frame is handled (it may be in the same read
-                            // as the upgrade's answer).
-                            connection.opened(channel, handler: frames)
-                            handler.opened()
-                            try channel.pipeline.syncOperations.addHandler(frames)
-                            upgraded.succeed()
-                        }
+                    let upgrader = PusherWebSocketUpgrader(maximumFrameSize: maximumMessageSize) { channel in
+                        let frames = PusherFrameHandler(
+                            handler: handler, ended: ended, maximumMessageSize: maximumMessageSize)
+                        // Open before the first frame is handled (it may be in the same read as
+                        // the upgrade's answer).
+                        connection.opened(channel, handler: frames)
+                        handler.opened()
+                        try channel.pipeline.syncOperations.addHandler(frames)
+                        upgraded.succeed()
                     }
                     let requestHandler = UpgradeRequestHandler(
                         url: target, headers: configuration.headers, upgraded: upgraded)

@@ -84,6 +84,28 @@ struct ConsumerBufferRunTests {
         #expect(watched.alive == 0)
     }
 
+    @Test("a run the consumer may still hold is let go of only after it asks for more, by the producer")
+    func currentRunKept() {
+        let buffer = Self.buffer()
+        var watched = Watched()
+        do {
+            let tokens = (0..<3).map { _ in Token() }
+            watched.watch(tokens)
+            _ = buffer.deliver(contentsOf: tokens)
+        }
+        var run: [Token?] = []
+        #expect(buffer.takeBuffered(upTo: 128, into: &run) == 3)
+        run = []
+        // The consumer has not asked for more: the producer's batch does not let go of its run.
+        _ = buffer.deliver(contentsOf: [Token()])
+        #expect(watched.alive == 3)
+        // It asks for more (and gets the new token): its earlier run is the producer's now.
+        #expect(buffer.takeBuffered(upTo: 128, into: &run) == 1)
+        #expect(watched.alive == 3)
+        _ = buffer.deliver(contentsOf: [Token()])
+        #expect(watched.alive == 0)
+    }
+
     @Test("the elements kept for the producer are bounded in number and in bytes")
     func bounded() {
         let buffer = Self.buffer()

@@ -10,7 +10,7 @@ import Testing
 
 @Suite("WebSocket frame handler", .timeLimit(.minutes(1)))
 struct PusherFrameHandlerTests {
-    /// A handler behind NIO's frame decoder in an embedded channel (as after the upgrade), with
+    /// A handler behind the frame reader (NIO's frame decoder) in an embedded channel (as after the upgrade), with
     /// what it hands to the client and how the connection ended.
     struct Fixture {
         let channel: EmbeddedChannel
@@ -25,8 +25,8 @@ struct PusherFrameHandlerTests {
             let ended = channel.eventLoop.makePromise(of: TransportClose?.self)
             ended.futureResult.whenComplete { [outcome] result in outcome.withLockedValue { $0 = result } }
             self.frames = PusherFrameHandler(handler: self.client, ended: ended, maximumMessageSize: maximumMessageSize)
-            try self.channel.pipeline.syncOperations.addHandler(
-                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maximumMessageSize)))
+            let reader = WebSocketFrameReader(maximumFrameSize: maximumMessageSize)
+            try self.channel.pipeline.syncOperations.addHandler(reader)
             try self.channel.pipeline.syncOperations.addHandler(self.frames)
             // Connected, so closing it is seen (isActive turns false, channelInactive fires).
             self.channel.connect(to: try SocketAddress(ipAddress: "127.0.0.1", port: 1), promise: nil)
