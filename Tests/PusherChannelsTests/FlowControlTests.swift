@@ -29,6 +29,36 @@ struct FlowControlTests {
         return buffering
     }
 
+    @Test("a cancelled loop ends within one run of events although its buffer still holds hundreds")
+    func cancelledLoopEnds() async throws {
+        try await withHarness { harness in
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            let consumer = Task {
+                var count = 0
+                for try await _ in harness.client.events(on: "feed") {
+                    count += 1
+                    if count == 1 {
+                        for await _ in gate { break }
+                        withUnsafeCurrentTask { $0?.cancel() }
+                    }
+                }
+                return count
+            }
+            await harness.server.waitForSubscribers(of: "feed")
+            let marker = Task { for try await _ in harness.client.events(on: "marker") { return } }
+            await harness.server.waitForSubscribers(of: "marker")
+            for index in 1...600 { await harness.server.trigger(channel: "feed", event: "tick", data: "\(index)") }
+            // Sent after them on the same socket: once it arrives, the 600 are in the buffer.
+            await harness.server.trigger(channel: "marker", event: "done", data: "")
+            try await marker.value
+            open.yield()
+            let count = try await consumer.value
+            // The first event, and at most the rest of the run taken with it.
+            #expect(count >= 1)
+            #expect(count <= 129)
+        }
+    }
+
     @Test(
         "a stalled consumer loses nothing; another channel's event waits until it catches up",
         arguments: [false, true]

@@ -279,8 +279,9 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         // Kept until the consumer has returned it and the producer comes by with its next batch,
         // so that the last reference is usually dropped on the producer's thread: memory goes back
         // to the allocator of the thread that made it (a free on another thread contends for that
-        // thread's malloc arena, once per event). Bounded; past the bounds the consumer lets go.
-        if state.taken.count + state.done.count < Self.takenLimit
+        // thread's malloc arena, once per event). Bounded; past the bounds, or once the buffer
+        // has ended (no producer comes by any more), the consumer lets go.
+        if state.end == nil && state.taken.count + state.done.count < Self.takenLimit
             && state.takenBytes + state.doneBytes + stored.size <= Self.takenByteLimit
         {
             state.taken.append(stored.element)

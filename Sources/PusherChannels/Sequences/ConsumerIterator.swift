@@ -31,6 +31,12 @@ struct ConsumerIterator<Element: Sendable> {
     mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
         if let element = self.run.next() { return element }
         guard let buffer = self.buffer else { return nil }
+        // A cancelled task's loop ends here, at the end of a run, even while elements keep coming
+        // (the buffer alone would hand them out as long as it has any).
+        if Task.isCancelled {
+            self.finish()
+            return nil
+        }
         // Buffered elements are taken a run at a time, under one lock, without any async call.
         self.run.reset()
         if buffer.takeBuffered(upTo: Self.runLength, into: &self.run.elements) > 0 {

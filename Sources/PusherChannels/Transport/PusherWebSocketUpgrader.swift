@@ -8,9 +8,9 @@ import NIOWebSocket
 /// server's `Sec-WebSocket-Accept`; on success this one sets the pipeline up with NIO's frame
 /// encoder, ``WebSocketFrameReader`` (NIO's frame decoder, driven directly), and whatever
 /// `upgraded` adds after them.
-final class PusherWebSocketUpgrader: NIOHTTPClientProtocolUpgrader, Sendable {
-    let supportedProtocol = "websocket"
-    let requiredUpgradeHeaders: [String] = []
+package final class PusherWebSocketUpgrader: NIOHTTPClientProtocolUpgrader, Sendable {
+    package let supportedProtocol = "websocket"
+    package let requiredUpgradeHeaders: [String] = []
 
     /// Only its request key and its check of the answer are used; its own `upgrade` never runs.
     private let handshake: NIOWebSocketClientUpgrader
@@ -18,26 +18,32 @@ final class PusherWebSocketUpgrader: NIOHTTPClientProtocolUpgrader, Sendable {
     private let upgraded: @Sendable (any Channel) throws -> Void
 
     /// - Parameters:
+    ///   - requestKey: The `Sec-WebSocket-Key` (random unless a test sets it).
     ///   - maximumFrameSize: The largest frame accepted from the server.
     ///   - upgraded: Called on the event loop once the frame handlers are in place, to add the
     ///     handlers behind them.
-    init(maximumFrameSize: Int, upgraded: @escaping @Sendable (any Channel) throws -> Void) {
-        self.handshake = NIOWebSocketClientUpgrader(maxFrameSize: maximumFrameSize, automaticErrorHandling: false) {
-            channel, _ in channel.eventLoop.makeSucceededVoidFuture()
+    package init(
+        requestKey: String = NIOWebSocketClientUpgrader.randomRequestKey(), maximumFrameSize: Int,
+        upgraded: @escaping @Sendable (any Channel) throws -> Void
+    ) {
+        self.handshake = NIOWebSocketClientUpgrader(
+            requestKey: requestKey, maxFrameSize: maximumFrameSize, automaticErrorHandling: false
+        ) { channel, _ in
+            channel.eventLoop.makeSucceededVoidFuture()
         }
         self.maximumFrameSize = maximumFrameSize
         self.upgraded = upgraded
     }
 
-    func addCustom(upgradeRequestHeaders: inout HTTPHeaders) {
+    package func addCustom(upgradeRequestHeaders: inout HTTPHeaders) {
         self.handshake.addCustom(upgradeRequestHeaders: &upgradeRequestHeaders)
     }
 
-    func shouldAllowUpgrade(upgradeResponse: HTTPResponseHead) -> Bool {
+    package func shouldAllowUpgrade(upgradeResponse: HTTPResponseHead) -> Bool {
         self.handshake.shouldAllowUpgrade(upgradeResponse: upgradeResponse)
     }
 
-    func upgrade(context: ChannelHandlerContext, upgradeResponse: HTTPResponseHead) -> EventLoopFuture<Void> {
+    package func upgrade(context: ChannelHandlerContext, upgradeResponse: HTTPResponseHead) -> EventLoopFuture<Void> {
         let channel = context.channel
         return channel.eventLoop.makeCompletedFuture {
             let pipeline = channel.pipeline.syncOperations

@@ -16,13 +16,13 @@ import NIOWebSocket
 /// NIO can read into its buffer again, and a read is not copied whole because a frame straddles it.
 ///
 /// A broken frame is passed on as the error the decoder throws; nothing is read after it.
-package final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler {
+package final class WebSocketFrameReader: ChannelInboundHandler {
     package typealias InboundIn = ByteBuffer
     package typealias InboundOut = WebSocketFrame
 
     /// How many bytes of a read are copied to complete a cut frame before the whole read is.
     private static var bridgeLength: Int { 4096 }
-    /// A cut frame's storage larger than this is not kept once it is empty.
+    /// A cut frame's storage larger than this is not kept for less than half of it.
     private static var keptCapacity: Int { 1 << 16 }
 
     private let decoder: WebSocketFrameDecoder
@@ -82,11 +82,12 @@ package final class WebSocketFrameReader: ChannelInboundHandler, RemovableChanne
             let bridge = min(read.readableBytes, Self.bridgeLength)
             cut.writeBytes(read.readableBytesView.prefix(bridge))
             try self.decodeFrames(in: &cut, context: context)
-            // The decoder consumes a frame's payload whole or not at all: either nothing of the
-            // cut frame was consumed, or all of it and perhaps more of the bridge.
+            guard !self.isDone else { return }
             let consumed = cut.readerIndex - cutStart
             if consumed >= cutLength {
-                // The decoder is where the read is once its first `consumed - cutLength` bytes are.
+                // The cut frame is complete. The decoder has taken the read's first
+                // `consumed - cutLength` bytes (through the bridge) and goes on from there; what it
+                // left of the bridge it reads again from the read.
                 read.moveReaderIndex(forwardBy: consumed - cutLength)
             } else {
                 // The cut frame is longer than the bridge: the rest of the read joins it.
@@ -97,7 +98,6 @@ package final class WebSocketFrameReader: ChannelInboundHandler, RemovableChanne
                 return
             }
         }
-        guard !self.isDone else { return }
         try self.decodeFrames(in: &read, context: context)
         cut.clear()
         if read.readableBytes > 0 { cut.writeBuffer(&read) }
@@ -113,8 +113,11 @@ package final class WebSocketFrameReader: ChannelInboundHandler, RemovableChanne
     private func keep(_ buffer: ByteBuffer) {
         guard !self.isDone else { return }
         var buffer = buffer
-        if buffer.readableBytes == 0 {
-            if buffer.capacity > Self.keptCapacity { buffer = ByteBuffer() } else { buffer.clear() }
+        if buffer.capacity > Self.keptCapacity && buffer.readableBytes <= buffer.capacity / 2 {
+            // After a large frame: storage of the size of what is left.
+            buffer = ByteBuffer(bytes: buffer.readableBytesView)
+        } else if buffer.readableBytes == 0 {
+            buffer.clear()
         } else if buffer.readerIndex > 0 {
             buffer.discardReadBytes()
         }
