@@ -231,8 +231,10 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         return count
     }
 
-    /// The next element; nil at the end or when the task is cancelled. Runs on the caller's
-    /// executor, so taking a buffered element is a lock and no hop.
+    /// The next element; nil at the end, or when the task is cancelled and nothing is buffered (a
+    /// buffered element is still returned to a cancelled task: iterators check for cancellation
+    /// themselves). Runs on the caller's executor, so taking a buffered element is a lock and no
+    /// hop.
     package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
         var releases = false
         let taken = await self.state.wait(isolation: actor) { state -> Taken? in

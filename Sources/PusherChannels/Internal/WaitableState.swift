@@ -77,7 +77,8 @@ package final class WaitableState<State: Sendable>: Sendable {
     }
 
     /// Suspends until `condition` returns a value and returns it, or returns nil once the task is
-    /// cancelled. `condition` runs under the lock: at once, and again after every update that wakes
+    /// cancelled (what `condition` returns at once, or at a last look after the cancellation, is
+    /// still returned). `condition` runs under the lock: at once, and again after every update that wakes
     /// this waiter; it may change the state (take what it returns). While it returns nil the task
     /// stays suspended. At most one task waits at a time.
     ///

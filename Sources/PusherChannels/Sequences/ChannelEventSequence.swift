@@ -8,8 +8,9 @@ import PusherCore
 /// Iterating subscribes: making the iterator registers the consumer (a `for try await` loop makes it
 /// at once), and the channel is subscribed on the server if nobody else listens to it yet. From
 /// then on nothing is missed, even before the first `next()`; a sequence that is never iterated
-/// registers nothing. When the iterating task is cancelled, or the
-/// loop is left, the consumer is removed; when the last consumer of a channel goes,
+/// registers nothing. When the iterating task is cancelled (the loop still gets the rest of the
+/// run of events its iterator took, at most 127, then ends), or the loop is left, the consumer is
+/// removed; when the last consumer of a channel goes,
 /// `pusher:unsubscribe` is sent. Several consumers of one channel share one server subscription,
 /// and each has its own buffer (see ``BufferingPolicy``).
 ///

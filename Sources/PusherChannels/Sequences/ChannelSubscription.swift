@@ -7,7 +7,7 @@ import PusherCore
 ///
 /// The consumer is registered before the scope's body runs and removed when the body returns, so
 /// nothing sent in between is missed, however late the loop starts, and iterating it subscribes
-/// nothing more. The value is `Sendable`: hand it to a child task. One loop iterates it at a time
+/// nothing more. A loop whose task is cancelled ends at its next `next()`. The value is `Sendable`: hand it to a child task. One loop iterates it at a time
 /// (a second concurrent iterator throws `invalidConfiguration`); a loop that is left gives the
 /// buffer back to the next one. The sequence finishes when the scope ends or the client stops, and
 /// throws ``PusherError`` when the subscription fails or the consumer fell too far behind.
@@ -57,6 +57,12 @@ public struct ChannelSubscription: AsyncSequence, Sendable {
                 self.state = .ended
                 throw error
             case .iterating(let buffer, _):
+                // A cancelled task's loop ends now, even while events keep coming (the buffer
+                // alone would hand them out as long as it has any); they stay for the next loop.
+                if Task.isCancelled {
+                    self.state = .ended
+                    return nil
+                }
                 do {
                     if let element = try await buffer.next(isolation: actor) { return element }
                 } catch {

@@ -31,8 +31,9 @@ public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
 
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             guard let buffer = self.buffer else { return nil }
-            // Notification buffers never fail: they drop their oldest elements instead.
-            if let element = try? await buffer.next(isolation: actor) { return element }
+            // Notification buffers never fail: they drop their oldest elements instead. A
+            // cancelled task's loop ends at once, even while notifications keep coming.
+            if !Task.isCancelled, let element = try? await buffer.next(isolation: actor) { return element }
             // The end, or the task was cancelled: the consumer goes.
             self.buffer = nil
             self.token?.release()

@@ -106,6 +106,23 @@ struct ConsumerBufferRunTests {
         #expect(watched.alive == 0)
     }
 
+    @Test("elements taken after the buffer ended are not kept: dropped by the consumer, they are gone")
+    func nothingKeptAfterTheEnd() {
+        let buffer = Self.buffer()
+        var watched = Watched()
+        do {
+            let tokens = (0..<3).map { _ in Token() }
+            watched.watch(tokens)
+            _ = buffer.deliver(contentsOf: tokens)
+        }
+        buffer.finish()
+        var run: [Token?] = []
+        #expect(buffer.takeBuffered(upTo: 128, into: &run) == 3)
+        #expect(watched.alive == 3)
+        run = []
+        #expect(watched.alive == 0)
+    }
+
     @Test("the elements kept for the producer are bounded in number and in bytes")
     func bounded() {
         let buffer = Self.buffer()

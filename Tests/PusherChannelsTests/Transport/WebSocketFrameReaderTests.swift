@@ -125,25 +125,33 @@ struct WebSocketFrameReaderTests {
             #expect(recorder.frames == Self.mixed, "cut at \(cut)")
             #expect(recorder.errors.isEmpty)
         }
-        // Cut in two places: inside the long frame's 64-bit length, then inside its payload.
+        // Cut in two places: in the long frame's header (its 64-bit length from `long + 2` on),
+        // then inside its payload.
         for first in (long + 1)..<(long + 10) {
             let (channel, recorder) = try Self.channel()
             try Self.feed(bytes, cutAt: [first, first + 5000], to: channel)
             #expect(recorder.frames == Self.mixed, "cuts at \(first) and \(first + 5000)")
+            #expect(recorder.errors.isEmpty)
         }
     }
 
-    @Test("a cut frame completed exactly at the end of the bridge, or ending just inside it")
+    @Test(
+        "a cut frame that ends exactly at the bridge's end, one byte past it, and a bridge ending on a frame boundary")
     func bridgeBoundaries() throws {
-        // A read cut 10 bytes into the first frame (2 bytes of header, 50 of payload): the bridge
-        // (4096 bytes) then ends exactly where the second frame does.
-        let frames = Self.frames([50, 4096 - 42 - 4, 10])
-        let bytes = Self.bytes(frames)
-        for cut in [10, 51, 52, 53] {
+        // Cut 8 bytes into a frame of 4 bytes of header and `payload` bytes: the bridge (the next
+        // read's first 4096 bytes) holds the rest of it exactly (4100), or all of it but one byte.
+        for payload in [4100, 4101] {
+            let frames = Self.frames([payload, 20])
+            let bytes = Self.bytes(frames)
             let (channel, recorder) = try Self.channel()
-            try Self.feed(bytes, cutAt: [cut], to: channel)
-            #expect(recorder.frames == frames, "cut at \(cut)")
+            try Self.feed(bytes, cutAt: [8], to: channel)
+            #expect(recorder.frames == frames, "payload \(payload)")
         }
+        // Cut 10 bytes into a frame of 52 bytes: the bridge ends exactly where the next frame does.
+        let frames = Self.frames([50, 4096 - 42 - 4, 10])
+        let (channel, recorder) = try Self.channel()
+        try Self.feed(Self.bytes(frames), cutAt: [10], to: channel)
+        #expect(recorder.frames == frames)
     }
 
     @Test("a frame longer than the bridge, cut in many reads, arrives whole; so do the frames around it")
