@@ -29,6 +29,15 @@ struct ConsumerBufferRunTests {
         ConsumerBuffer(channel: "feed", policy: BufferingPolicy(limit: 10_000, whenFull: .pauseReading)) { $0.size }
     }
 
+    /// Delivers `count` new tokens to `buffer` and returns them watched (no other reference is left).
+    static func deliverWatched(_ count: Int, to buffer: ConsumerBuffer<Token>) -> Watched {
+        var watched = Watched()
+        let tokens = (0..<count).map { _ in Token() }
+        watched.watch(tokens)
+        _ = buffer.deliver(contentsOf: tokens)
+        return watched
+    }
+
     /// Delivers `count` tokens of `size` bytes to `buffer`, takes them all in runs and drops them;
     /// returns them watched, and how many were taken.
     static func deliverAndDrop(_ count: Int, size: Int = 1, to buffer: ConsumerBuffer<Token>) -> (Watched, Int) {
@@ -87,12 +96,7 @@ struct ConsumerBufferRunTests {
     @Test("a run the consumer may still hold is let go of only after it asks for more, by the producer")
     func currentRunKept() {
         let buffer = Self.buffer()
-        var watched = Watched()
-        do {
-            let tokens = (0..<3).map { _ in Token() }
-            watched.watch(tokens)
-            _ = buffer.deliver(contentsOf: tokens)
-        }
+        let watched = Self.deliverWatched(3, to: buffer)
         var run: [Token?] = []
         #expect(buffer.takeBuffered(upTo: 128, into: &run) == 3)
         run = []
@@ -109,12 +113,7 @@ struct ConsumerBufferRunTests {
     @Test("elements taken after the buffer ended are not kept: dropped by the consumer, they are gone")
     func nothingKeptAfterTheEnd() {
         let buffer = Self.buffer()
-        var watched = Watched()
-        do {
-            let tokens = (0..<3).map { _ in Token() }
-            watched.watch(tokens)
-            _ = buffer.deliver(contentsOf: tokens)
-        }
+        let watched = Self.deliverWatched(3, to: buffer)
         buffer.finish()
         var run: [Token?] = []
         #expect(buffer.takeBuffered(upTo: 128, into: &run) == 3)
