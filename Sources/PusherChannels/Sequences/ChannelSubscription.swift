@@ -7,9 +7,10 @@ import PusherCore
 ///
 /// The consumer is registered before the scope's body runs and removed when the body returns, so
 /// nothing sent in between is missed, however late the loop starts, and iterating it subscribes
-/// nothing more. A loop whose task is cancelled ends at its next `next()`. The value is `Sendable`: hand it to a child task. One loop iterates it at a time
-/// (a second concurrent iterator throws `invalidConfiguration`); a loop that is left gives the
-/// buffer back to the next one. The sequence finishes when the scope ends or the client stops, and
+/// nothing more. A loop whose task is cancelled ends at its next `next()`. The value is
+/// `Sendable`: hand it to a child task. One loop iterates it at a time (a second concurrent
+/// iterator throws `invalidConfiguration`); a loop that is left gives the buffer back to the next
+/// one. The sequence finishes when the scope ends or the client stops, and
 /// throws ``PusherError`` when the subscription fails or the consumer fell too far behind.
 public struct ChannelSubscription: AsyncSequence, Sendable {
     public typealias Element = ChannelEvent
