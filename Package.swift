@@ -72,6 +72,10 @@ let package = Package(
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ]
         ),
+        // The server's behaviour (connections, channels, presence, client events, webhooks' pairing,
+        // limits, activity timeouts) as one pure engine: no I/O, no clock reads. Driven by the testing
+        // library's fake server, and through it by `pusher-channels serve`.
+        .target(name: "PusherServerEngine", dependencies: ["PusherCore", "PusherCrypto"]),
         // The client users import: the `PusherClient` actor, its sequences, the WebSocket transport.
         .target(
             name: "PusherChannels",
@@ -103,6 +107,7 @@ let package = Package(
             name: "PusherChannelsTesting",
             dependencies: [
                 "PusherChannels",
+                "PusherServerEngine",
                 // Secretbox for the load server's encrypted events.
                 .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -151,9 +156,13 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // `serve --log-level`: the fake server's logger.
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),
+        .testTarget(
+            name: "PusherServerEngineTests", dependencies: ["PusherServerEngine", "PusherCore", "PusherCrypto"]),
         .testTarget(
             name: "PusherChannelsServerTests",
             dependencies: [

@@ -16,11 +16,16 @@ final class RejectionLog: Sendable {
     }
 
     let linesPerSecond: Int
+    /// The command that writes, and what a line tells of (for the summary line).
+    private let command: String
+    private let noun: String
     private let clock = ContinuousClock()
     private let state: NIOLockedValueBox<State>
 
-    init(linesPerSecond: Int = 10) {
+    init(linesPerSecond: Int = 10, command: String = "webhooks", noun: String = "rejected request") {
         self.linesPerSecond = linesPerSecond
+        self.command = command
+        self.noun = noun
         self.state = NIOLockedValueBox(State(windowStart: self.clock.now))
     }
 
@@ -55,7 +60,7 @@ final class RejectionLog: Sendable {
 
     private func writeSummary(_ count: Int) {
         Output.error(
-            "webhooks: \(count) more rejected request\(count == 1 ? "" : "s") (not logged: over \(self.linesPerSecond) lines a second)"
+            "\(self.command): \(count) more \(self.noun)\(count == 1 ? "" : "s") (not logged: over \(self.linesPerSecond) lines a second)"
         )
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
+import Logging
 import PusherChannels
 import PusherChannelsTesting
 
@@ -27,9 +28,16 @@ struct Serve: AsyncParsableCommand {
     )
 
     /// The bounds of `serve` (stated in `--help`).
-    static let limits = FakePusherServer.Limits(
-        connections: 1_000, frameBytes: 256 * 1_024, requestBytes: 1 << 20, handshakeTimeout: .seconds(10),
-        queuedFrames: 4_096)
+    static let limits: FakePusherServer.Limits = {
+        var limits = FakePusherServer.Limits(
+            connections: 1_000, frameBytes: 256 * 1_024, requestBytes: 1 << 20, handshakeTimeout: .seconds(10),
+            queuedFrames: 4_096)
+        limits.pendingConnections = 256
+        limits.queuedBytes = 4 << 20
+        return limits
+    }()
+    /// Log lines written a second at most (the rest are counted).
+    static let logLinesPerSecond = 100
     /// How long the connections get to answer the close frames at SIGINT or SIGTERM.
     static let closeGrace = Duration.seconds(2)
     /// The secret without --secret, --secret-file or PUSHER_SECRET.
@@ -55,6 +63,36 @@ struct Serve: AsyncParsableCommand {
         help: "A receiver of the server's webhooks (http:// or https://; repeatable).")
     var webhookURLs: [String] = []
 
+    @Flag(
+        name: .customLong("auth-endpoints"),
+        help: ArgumentHelp(
+            "Also serve POST /pusher/auth and /pusher/user-auth, which sign ANY request (any channel, any user id) with the secret.",
+            discussion:
+                "For trying a client without a backend of your own; anyone who can reach the port can then subscribe to every private and presence channel."
+        ))
+    var authEndpoints = false
+
+    @Option(
+        name: .customLong("allowed-origin"),
+        help:
+            "An Origin a browser's WebSocket may come from, e.g. http://localhost:3000 (repeatable; without any, every origin)."
+    )
+    var allowedOrigins: [String] = []
+
+    @Option(
+        name: .customLong("activity-timeout"),
+        help:
+            "Seconds of silence before a connection is pinged (announced to clients as activity_timeout); no answer within 30 s closes it with 4201."
+    )
+    var activityTimeout = 120
+
+    @Option(
+        name: .customLong("log-level"),
+        help:
+            "What is logged on standard error: none, error, info (connections, refusals, failed webhooks) or debug (every frame too)."
+    )
+    var logLevel: ServeLogLevel = .info
+
     func validate() throws {
         guard (0...65_535).contains(self.port) else { throw ValidationError("--port must be 0 to 65535.") }
         guard !self.key.isEmpty, !self.key.contains("/"), !self.key.contains("?") else {
@@ -64,12 +102,21 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--app-id must be non-empty, without / or ?.")
         }
         guard !self.bind.isEmpty else { throw ValidationError("--bind is empty.") }
+        guard (1...86_400).contains(self.activityTimeout) else {
+            throw ValidationError("--activity-timeout must be 1 to 86400 seconds.")
+        }
         for url in self.webhookURLs {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""),
                 parsed.host?.isEmpty == false
             else {
-                throw ValidationError("--webhook-url \(url) is not an http:// or https:// URL.")
+                // Never the URL's user name and password.
+                let shown = TerminalText.escaped(FakePusherServer.WebhookTarget.redactingCredentials(url))
+                throw ValidationError("--webhook-url \(shown) is not an http:// or https:// URL.")
             }
+        }
+        for origin in self.allowedOrigins where origin.isEmpty || origin.contains(" ") {
+            throw ValidationError(
+                "--allowed-origin \(TerminalText.escaped(origin)) is not an origin such as http://localhost:3000.")
         }
     }
 
@@ -123,6 +170,18 @@ struct Serve: AsyncParsableCommand {
         configuration.port = self.port
         configuration.authRefusal = .subscriptionError
         configuration.limits = Self.limits
+        configuration.activityTimeout = self.activityTimeout
+        // A server left running keeps nothing of a connection once it closes.
+        configuration.recordsTraffic = false
+        configuration.servesAuthEndpoints = self.authEndpoints
+        configuration.allowedOrigins = self.allowedOrigins
+        if let level = self.logLevel.loggerLevel {
+            configuration.logger = Logger(label: "pusher-channels.serve") { _ in
+                ServeLogHandler(
+                    level: level,
+                    lines: RejectionLog(linesPerSecond: Self.logLinesPerSecond, command: "serve", noun: "log line"))
+            }
+        }
         return configuration
     }
 

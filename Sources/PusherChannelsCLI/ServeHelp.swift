@@ -38,10 +38,27 @@ enum ServeHelp {
         are not followed; each delivery waits at most 5 s; at most 16 MiB of webhooks wait, \
         10,000 a URL (more are dropped).
 
-        Bounds: 1,000 connections (more are closed at once); 10 s for a connection's upgrade or \
-        HTTP request to arrive (and for a kept-alive HTTP connection to stay idle); WebSocket \
-        frames of 256 KiB; HTTP bodies of 1 MiB (413); 4,096 frames queued for a client (a \
-        slower reader is disconnected).
+        Auth endpoints: off by default. --auth-endpoints adds POST /pusher/auth and POST \
+        /pusher/user-auth, which sign ANY channel for ANY socket (presence as user-SOCKET_ID) and \
+        any user_id with the secret: for trying a client without a backend; anyone who reaches \
+        the port can then read every private channel.
+
+        Bounds: 1,000 WebSockets (more upgrades get 503) and 256 other connections at once \
+        (handshakes, HTTP; more are closed at once), so the HTTP API answers while the WebSockets \
+        are full; 10 s for a connection's upgrade or HTTP request to arrive (and for a kept-alive \
+        HTTP connection to stay idle); WebSocket messages of 256 KiB (fragments are joined; \
+        unmasked frames close with 1002, invalid UTF-8 with 1007); HTTP bodies of 1 MiB (413); \
+        4 MiB or 4,096 frames queued for a client (a slower reader is disconnected). A \
+        connection silent for --activity-timeout seconds (120) gets pusher:ping and a ping frame, \
+        and is closed with 4201 if it does not answer within 30 s. Client events: 10 KB of data; \
+        presence: 100 members, 1 KB of user_info, user ids of 128 characters (pusher:error or \
+        pusher:subscription_error LimitReached). Nothing is kept of a closed connection. \
+        --allowed-origin limits which web pages may open a WebSocket (403 for others).
+
+        Logs (standard error, escaped, at most 100 lines a second): --log-level info (the \
+        default) logs each connection opened and closed with its socket id and close code, each \
+        refused subscription, client event, sign-in or HTTP request with the reason, and each \
+        failed webhook delivery; debug adds every frame; error and none log less.
 
         SIGINT or SIGTERM closes every connection (code 4200) and exits 0 within 5 s. A port in \
         use, or an address it cannot listen on: a line on standard error, exit 1. A usage error \

@@ -61,7 +61,9 @@ extension FakePusherServer {
             guard let timestampText = self.value("auth_timestamp"), let timestamp = Int(timestampText) else {
                 throw APIError(.unauthorized, "Missing or invalid auth_timestamp")
             }
-            guard abs(timestamp - now) <= Self.timestampWindow else {
+            // Any `Int` may come: the difference is taken without overflow (Int.min once trapped).
+            let (difference, overflow) = timestamp.subtractingReportingOverflow(now)
+            guard !overflow, difference.magnitude <= UInt(Self.timestampWindow) else {
                 throw APIError(
                     .unauthorized,
                     "Timestamp expired: Given timestamp (\(timestamp)) not within \(Self.timestampWindow)s of server "

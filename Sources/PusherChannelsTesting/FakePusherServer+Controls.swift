@@ -2,6 +2,7 @@
 
 import NIOConcurrencyHelpers
 import PusherChannels
+import PusherServerEngine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -27,24 +28,9 @@ extension FakePusherServer {
         {
             data = sealed
         }
-        if Self.isCacheChannel(channel) { self.cache[channel] = (event, data) }
-        let targets = self.subscribers(of: channel)
-        guard !targets.isEmpty else { return 0 }
-        let text = self.encode(PusherMessage(event: event, channel: channel, data: data, userID: userID))
-        for id in targets { self.sendText(text, to: id) }
-        return targets.count
-    }
-
-    /// The wire text of `message`, with `data` encoded as configured.
-    func encode(_ message: PusherMessage) -> String {
-        guard self.configuration.dataEncoding == .object, let data = message.data,
-            case .object = try? JSONValue(parsing: data)
-        else { return message.serializedWithStringData }
-        var output = #"{"event":"# + JSONWriter.quoted(message.event)
-        if let channel = message.channel { output += #","channel":"# + JSONWriter.quoted(channel) }
-        output += #","data":"# + data
-        if let userID = message.userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
-        return output + "}"
+        let (actions, recipients) = self.engine.publish(channel: channel, event: event, data: data, userID: userID)
+        self.perform(actions)
+        return recipients
     }
 
     /// Sends an event to the user `userID` (Pusher's "send to user"), on `#server-to-user-{userID}`.
@@ -62,22 +48,20 @@ extension FakePusherServer {
     /// Sends a text frame made of arbitrary bytes (for example invalid UTF-8).
     public func send(rawBytes bytes: [UInt8], to connection: Int? = nil) {
         for id in self.targets(connection) {
-            self.live[id]?.sink.send(bytes: bytes)
+            self.sinks[id]?.send(bytes: bytes)
         }
     }
 
     /// Sends a binary frame (not part of the protocol; clients should report and ignore it).
     public func sendBinary(_ bytes: [UInt8], to connection: Int? = nil) {
         for id in self.targets(connection) {
-            self.live[id]?.sink.sendBinary(bytes)
+            self.sinks[id]?.sendBinary(bytes)
         }
     }
 
     /// Sends `pusher:error` with `{"message", "code"}` as a data object, as Pusher does.
     public func sendError(message: String, code: Int?, to connection: Int? = nil) {
-        let codeText = code.map(String.init) ?? "null"
-        let text =
-            #"{"event":"pusher:error","data":{"message":"# + JSONWriter.quoted(message) + #","code":\#(codeText)}}"#
+        let text = ServerEngine.errorText(message, code: code)
         for id in self.targets(connection) { self.sendText(text, to: id) }
     }
 
@@ -88,7 +72,7 @@ extension FakePusherServer {
 
     /// Drops a connection (or every open one) without a close frame, like a network failure.
     public func drop(_ connection: Int? = nil) {
-        for id in self.targets(connection) { self.live[id]?.sink.drop() }
+        for id in self.targets(connection) { self.sinks[id]?.drop() }
     }
 
     /// While on, new connections get HTTP 503 instead of a WebSocket.
@@ -98,22 +82,20 @@ extension FakePusherServer {
 
     /// Whether `pusher:ping` is answered (off simulates a half-open connection).
     public func setAnswersPings(_ answers: Bool) {
-        self.answersPings = answers
+        self.engine.settings.answersPings = answers
     }
 
     private func targets(_ connection: Int?) -> [Int] {
-        if let connection { return self.live[connection]?.connection.isOpen == true ? [connection] : [] }
-        return self.order.filter { self.live[$0]?.connection.isOpen == true }
+        if let connection { return self.engine.connections[connection] != nil ? [connection] : [] }
+        return self.engine.openConnectionIDs
     }
 
     func sendText(_ text: String, to id: Int) {
-        self.live[id]?.sink.send(text)
+        self.sinks[id]?.send(text)
     }
 
     func closeConnection(_ id: Int, code: Int, reason: String) {
-        guard self.live[id]?.closingByServer == false else { return }
-        self.live[id]?.closingByServer = true
-        self.live[id]?.sink.close(code: code, reason: reason)
+        self.perform(self.engine.close(id, code: code, reason: reason))
     }
 }
 
@@ -143,7 +125,7 @@ extension FakePusherServer {
     /// The server's state now.
     public var snapshot: Snapshot {
         Snapshot(
-            connections: self.order.compactMap { self.live[$0]?.connection },
+            connections: self.connections,
             refusedConnections: self.refusedCount.withLockedValue { $0 },
             authRequests: self.authRequests,
             webhooksDelivered: self.webhooksDelivered,
@@ -175,6 +157,34 @@ extension FakePusherServer {
     public func waitForMessages(named event: String, count: Int = 1) async -> [ReceivedMessage] {
         await self.waitUntil { $0.messages(named: event).count >= count }
         return self.snapshot.messages(named: event)
+    }
+
+    /// Every recorded connection in the order they were opened, or, when not recording, the open
+    /// ones; with what the engine knows of the open ones.
+    private var connections: [Connection] {
+        guard self.configuration.recordsTraffic else {
+            return self.engine.openConnectionIDs.compactMap { id in
+                self.engine.connections[id].map { self.record(of: $0) }
+            }
+        }
+        return self.records.keys.sorted().compactMap { id in
+            guard var record = self.records[id] else { return nil }
+            if let open = self.engine.connections[id] {
+                record.subscriptions = open.subscriptions
+                record.userID = open.userID
+                record.watchlist = open.watchlist
+            }
+            return record
+        }
+    }
+
+    private func record(of connection: ServerConnection) -> Connection {
+        var record = Connection(
+            id: connection.id, socketID: connection.socketID, requestURI: "", isOpen: true,
+            subscriptions: connection.subscriptions, received: [])
+        record.userID = connection.userID
+        record.watchlist = connection.watchlist
+        return record
     }
 
     func changed() {

@@ -3,6 +3,7 @@
 import NIOCore
 import NIOHTTP1
 import PusherChannels
+import PusherServerEngine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -35,10 +36,14 @@ extension FakePusherServer {
         self.authEndpointBehavior = behavior
     }
 
-    /// Plain HTTP: the auth endpoint, or 503 for anything else (refused WebSocket upgrades). Each
+    /// Plain HTTP: the HTTP API and the auth endpoints (when served); a refused WebSocket upgrade
+    /// gets 403 (its `Origin`) or 503 (``refuseConnections(_:)``, every WebSocket slot taken),
+    /// anything else 404. Each
     /// request must arrive whole within ``Limits/handshakeTimeout`` (as must the next one on a
     /// kept-alive connection), its body within ``Limits/requestBytes`` (413 otherwise).
-    nonisolated func serveHTTP(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async throws {
+    nonisolated func serveHTTP(
+        _ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, refusal: OpenChannels.Refusal?
+    ) async throws {
         let limits = self.configuration.limits
         let timeout = limits.handshakeTimeAmount
         let connection = channel.channel
@@ -63,13 +68,26 @@ extension FakePusherServer {
                 deadline.cancel()
                 var status = HTTPResponseStatus.serviceUnavailable
                 var text = ""
-                if let head, head.method == .POST, head.uri.hasPrefix("/pusher/auth") {
+                let servesAuth = self.configuration.servesAuthEndpoints
+                if let head, servesAuth, head.method == .POST, head.uri.hasPrefix("/pusher/auth") {
                     (status, text) = await self.authorize(head: head, body: String(buffer: body))
-                } else if let head, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
+                } else if let head, servesAuth, head.method == .POST, head.uri.hasPrefix("/pusher/user-auth") {
                     (status, text) = await self.authenticateUser(head: head, body: String(buffer: body))
                 } else if let head, Self.isAPIRequest(head) {
                     (status, text) = await self.serveAPI(
                         method: head.method, uri: head.uri, body: Array(body.readableBytesView))
+                } else if let refusal {
+                    // A refused WebSocket upgrade (its request head went to the upgrader).
+                    (status, text) =
+                        refusal == .origin
+                        ? (.forbidden, #"{"error":"Origin not allowed"}"#)
+                        : (.serviceUnavailable, #"{"error":"Not accepting WebSocket connections now"}"#)
+                    await self.log(.info, "WebSocket upgrade refused: \(status.code) \(text)")
+                } else if head != nil {
+                    (status, text) = (.notFound, #"{"error":"Not found"}"#)
+                }
+                if status.code >= 400, refusal == nil, let head {
+                    await self.logRefusal(head, status: status, text: text)
                 }
                 // HTTP API requests may keep the connection for the next one (a pooled client).
                 let keepAlive = head.map { Self.isAPIRequest($0) && $0.isKeepAlive } ?? false
@@ -80,6 +98,13 @@ extension FakePusherServer {
                 body.clear()
             }
         }
+    }
+
+    private func logRefusal(_ head: HTTPRequestHead, status: HTTPResponseStatus, text: String) {
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        self.log(
+            .info,
+            "\(head.method) \(ServerEngine.escaped(path)): \(status.code) \(ServerEngine.escaped(text))")
     }
 
     /// A request to the HTTP API: under `/apps/`, or `/users/` (see ``serveAPI(method:uri:body:)``).

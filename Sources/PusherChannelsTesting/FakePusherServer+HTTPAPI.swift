@@ -2,6 +2,7 @@
 
 import NIOHTTP1
 import PusherChannels
+import PusherServerEngine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,7 +13,6 @@ import Foundation
 // The Channels HTTP API (`/apps/APP_ID/…`): triggers, batch triggers, channel queries, terminating a
 // user's connections. Every request is checked as Pusher checks it before anything happens.
 extension FakePusherServer {
-    static let userChannelPrefix = "#server-to-user-"
     static let rootUsersPrefix = "/users/"
 
     /// The app id of the HTTP API's paths (``Configuration/appID``).
@@ -51,11 +51,7 @@ extension FakePusherServer {
             case (.GET, 3, "channels") where route[2] == "users":
                 return (.ok, try self.users(of: route[1]))
             case (.POST, 3, "users") where route[2] == "terminate_connections" && !route[1].isEmpty:
-                for id in self.order where self.live[id]?.connection.isOpen == true {
-                    if self.live[id]?.connection.userID == route[1] {
-                        self.closeConnection(id, code: 4009, reason: "Connection terminated by the server")
-                    }
-                }
+                self.perform(self.engine.terminateConnections(of: route[1]))
                 return (.ok, "{}")
             default:
                 throw APIError(.notFound, "Not found: \(method.rawValue) \(request.path)")
@@ -101,41 +97,27 @@ extension FakePusherServer {
     /// channel's subscribers, or for `#server-to-user-ID` to the connections signed in as that
     /// user; never to the connection whose socket id the request excluded.
     private func deliver(_ event: APIEvent, on channel: String) {
-        if Self.isCacheChannel(channel) { self.cache[channel] = (event.name, event.data) }
-        let targets: [Int]
-        if channel.hasPrefix(Self.userChannelPrefix) {
-            let userID = String(channel.dropFirst(Self.userChannelPrefix.count))
-            targets = self.order.filter {
-                self.live[$0]?.connection.isOpen == true && self.live[$0]?.connection.userID == userID
-            }
+        if channel.hasPrefix(ServerEngine.userChannelPrefix) {
+            let userID = String(channel.dropFirst(ServerEngine.userChannelPrefix.count))
+            self.perform(
+                self.engine.publishToUser(userID, event: event.name, data: event.data, excluding: event.socketID))
         } else {
-            targets = self.subscribers(of: channel)
+            self.perform(
+                self.engine.publish(channel: channel, event: event.name, data: event.data, excluding: event.socketID)
+                    .actions)
         }
-        let recipients = targets.filter { self.live[$0]?.connection.socketID != event.socketID }
-        guard !recipients.isEmpty else { return }
-        let text = self.encode(PusherMessage(event: event.name, channel: channel, data: event.data))
-        for id in recipients { self.sendText(text, to: id) }
     }
 
     /// The requested attributes of a channel, from the server's state.
     private func attributes(_ info: [String], of channel: String) -> JSONValue {
         var attributes: [String: JSONValue] = [:]
         if info.contains("subscription_count") {
-            attributes["subscription_count"] = .number(String(self.subscribers(of: channel).count))
+            attributes["subscription_count"] = .number(String(self.engine.subscriberCount(of: channel)))
         }
         if info.contains("user_count") {
-            attributes["user_count"] = .number(String(self.presence[channel]?.count ?? 0))
+            attributes["user_count"] = .number(String(self.engine.users(of: channel).count))
         }
         return .object(attributes)
-    }
-
-    /// Channels with at least one subscriber (not users' own channels).
-    private var occupiedChannels: Set<String> {
-        var channels: Set<String> = []
-        for connection in self.live.values where connection.connection.isOpen {
-            channels.formUnion(connection.connection.subscriptions.filter { !$0.hasPrefix("#") })
-        }
-        return channels
     }
 
     private func channels(prefix: String?, info: String?) throws(APIError) -> String {
@@ -145,7 +127,7 @@ extension FakePusherServer {
             throw APIError(.badRequest, "user_count may only be requested with filter_by_prefix=presence-")
         }
         var channels: [String: JSONValue] = [:]
-        for channel in self.occupiedChannels where channel.hasPrefix(prefix ?? "") {
+        for channel in self.engine.occupiedChannels where channel.hasPrefix(prefix ?? "") {
             channels[channel] = self.attributes(attributes, of: channel)
         }
         return JSONValue.object(["channels": .object(channels)]).jsonText
@@ -161,7 +143,7 @@ extension FakePusherServer {
             throw APIError(.badRequest, "Cannot retrieve the user count of a non-presence channel: \(name)")
         }
         guard case .object(var fields) = self.attributes(requested, of: name) else { return "{}" }
-        fields["occupied"] = .bool(!self.subscribers(of: name).isEmpty)
+        fields["occupied"] = .bool(self.engine.subscriberCount(of: name) > 0)
         return JSONValue.object(fields).jsonText
     }
 
@@ -169,7 +151,7 @@ extension FakePusherServer {
         guard (try? ChannelName(validating: channel))?.kind == .presence else {
             throw APIError(.badRequest, "Users can only be retrieved for presence channels: \(channel)")
         }
-        let ids = (self.presence[channel] ?? [:]).keys.sorted()
+        let ids = self.engine.users(of: channel)
         return JSONValue.object(["users": .array(ids.map { .object(["id": .string($0)]) })]).jsonText
     }
 

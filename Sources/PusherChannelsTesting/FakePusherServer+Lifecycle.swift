@@ -20,6 +20,8 @@ extension FakePusherServer {
     private struct Accepted: Sendable {
         let channel: any Channel
         let upgrade: EventLoopFuture<UpgradeResult>
+        /// The server's count of connections, which knows why an upgrade was refused.
+        let open: OpenChannels
     }
 
     /// Starts a server on ``Configuration/bindAddress`` (loopback by default) and
@@ -58,6 +60,13 @@ extension FakePusherServer {
             additionalWebhookTargets: additionalTargets)
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self, isolation: isolation) { group in
             group.addTask { await server.deliverWebhooks(queues) }
+            // Silent connections pinged, unanswered pings closed (4201): checked every second.
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    await server.expireSilentConnections()
+                }
+            }
             group.addTask {
                 try await withThrowingDiscardingTaskGroup { connections in
                     try await listener.executeThenClose { inbound in
@@ -100,12 +109,14 @@ extension FakePusherServer {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: configuration.bindAddress, port: configuration.port) { channel in
-                    // Over the connection bound: closed at once; its task ends on the failed upgrade.
-                    guard open.insert(channel, limit: limits.connections) else {
+                    // Over the bound of pending connections: closed at once; its task ends on the
+                    // failed upgrade. WebSockets are counted apart (see `upgradeConfiguration`).
+                    guard open.insert(channel, limit: limits.pendingConnections) else {
                         channel.close(promise: nil)
                         let refused: EventLoopFuture<UpgradeResult> = channel.eventLoop.makeFailedFuture(
                             ChannelError.inputClosed)
-                        return channel.eventLoop.makeSucceededFuture(Accepted(channel: channel, upgrade: refused))
+                        return channel.eventLoop.makeSucceededFuture(
+                            Accepted(channel: channel, upgrade: refused, open: open))
                     }
                     // The upgrade request (or a plain HTTP request's head) must come in time.
                     let deadline = channel.eventLoop.scheduleTask(in: handshakeTimeout) { channel.close(promise: nil) }
@@ -116,10 +127,10 @@ extension FakePusherServer {
                         let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                             configuration: .init(
                                 upgradeConfiguration: Self.upgradeConfiguration(
-                                    refusing: refusing, refusedCount: refusedCount, maxFrameSize: limits.frameBytes,
-                                    deadline: deadline))
+                                    refusing: refusing, refusedCount: refusedCount, configuration: configuration,
+                                    open: open, deadline: deadline))
                         )
-                        return Accepted(channel: channel, upgrade: upgrade)
+                        return Accepted(channel: channel, upgrade: upgrade, open: open)
                     }
                 }
             return (channel, refusing, refusedCount)
@@ -130,22 +141,46 @@ extension FakePusherServer {
         }
     }
 
-    /// A WebSocket upgrade (refused while ``refuseConnections(_:)`` is on), or plain HTTP; either
-    /// cancels the handshake's `deadline`.
+    /// A WebSocket upgrade, or plain HTTP; either cancels the handshake's `deadline`. An upgrade is
+    /// refused (and answered as plain HTTP: 503 or 403, see ``serveHTTP(_:)``) while
+    /// ``refuseConnections(_:)`` is on, from an `Origin` not in ``Configuration/allowedOrigins``, and
+    /// over ``Limits/connections`` WebSockets. A WebSocket's frames must be masked; fragments are
+    /// joined, within ``Limits/frameBytes``.
     private static func upgradeConfiguration(
-        refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>, maxFrameSize: Int,
-        deadline: Scheduled<Void>
+        refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>, configuration: Configuration,
+        open: OpenChannels, deadline: Scheduled<Void>
     ) -> NIOTypedHTTPServerUpgradeConfiguration<UpgradeResult> {
+        let limits = configuration.limits
+        let allowedOrigins = configuration.allowedOrigins
         let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
-            maxFrameSize: maxFrameSize,
-            shouldUpgrade: { channel, _ in
+            maxFrameSize: limits.frameBytes,
+            shouldUpgrade: { channel, head in
                 let refuse = refusing.withLockedValue { $0 }
                 if refuse { refusedCount.withLockedValue { $0 += 1 } }
-                return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
+                let accepted: Bool
+                if refuse {
+                    open.refuse(channel, .unavailable)
+                    accepted = false
+                } else if !Self.isAllowed(origin: head.headers.first(name: "origin"), allowedOrigins) {
+                    open.refuse(channel, .origin)
+                    accepted = false
+                } else if !open.upgrade(channel, limit: limits.connections) {
+                    open.refuse(channel, .unavailable)
+                    accepted = false
+                } else {
+                    accepted = true
+                }
+                return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in
                 deadline.cancel()
                 return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ClientFrameGuard(checksMasks: true),
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
+                            maxAccumulatedFrameSize: limits.frameBytes),
+                        ClientFrameGuard(checksMasks: false))
                     let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                         wrappingChannelSynchronously: channel)
                     var headers: [String: String] = [:]
@@ -168,6 +203,13 @@ extension FakePusherServer {
         )
     }
 
+    /// Whether a WebSocket upgrade from `origin` is accepted: always without an `Origin` header or
+    /// with no allowed origins configured; otherwise when it is one of them (without case).
+    static func isAllowed(origin: String?, _ allowedOrigins: [String]) -> Bool {
+        guard let origin, !allowedOrigins.isEmpty else { return true }
+        return allowedOrigins.contains { $0.lowercased() == origin.lowercased() }
+    }
+
     /// Serves one accepted connection. Until its first request arrives only cancellation (the
     /// server stopping) ends the wait: it closes the channel, which fails the pending upgrade.
     private nonisolated func handle(_ accepted: Accepted) async {
@@ -182,7 +224,7 @@ extension FakePusherServer {
                 try await self.serve(channel, uri: uri, headers: headers)
             case .http(let channel):
                 try await withTaskCancellationHandler {
-                    try await self.serveHTTP(channel)
+                    try await self.serveHTTP(channel, refusal: accepted.open.refusal(of: accepted.channel))
                 } onCancel: {
                     accepted.channel.close(promise: nil)
                 }
@@ -198,14 +240,16 @@ extension FakePusherServer {
         let bound = self.configuration.limits.queuedFrames
         let (frames, outbox) = AsyncStream.makeStream(
             of: WebSocketFrame.self, bufferingPolicy: bound.map { .bufferingOldest($0) } ?? .unbounded)
+        let budget = OutboxBudget(limit: self.configuration.limits.queuedBytes)
         let id = await self.open(
-            uri: uri, headers: headers, sink: .loopback(outbox: outbox, channel: channel.channel))
+            uri: uri, headers: headers, sink: .loopback(outbox: outbox, channel: channel.channel, budget: budget))
         defer { outbox.finish() }
         try await channel.executeThenClose { inbound, outbound in
             await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await frame in frames {
                         try await outbound.write(frame)
+                        budget.remove(frame.length)
                     }
                 }
                 do {

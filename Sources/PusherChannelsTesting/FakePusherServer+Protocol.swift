@@ -1,254 +1,144 @@
 // SPDX-License-Identifier: MIT
 
+import Logging
 import NIOCore
 import NIOWebSocket
 import PusherChannels
+import PusherServerEngine
 
-// What the server does with what clients send: connection, frames, subscriptions, client events.
+// The driver of the server engine: what connections send goes in, what the engine decides is done
+// here (frames written, connections closed, webhooks queued, lines logged), and recorded for tests.
 extension FakePusherServer {
-    /// Accepts a connection that asked for `uri` (path and query): gives it a socket id and sends
-    /// `pusher:connection_established`, or, when the app key is not this server's, sends
-    /// `pusher:error` with code 4001 and closes it with 4001 (as Pusher does).
+    /// The engine's time: how long the server has been running.
+    var now: Duration { ContinuousClock.now - self.started }
+
+    /// Accepts a connection that asked for `uri` (path and query); see ``ServerEngine/open(uri:now:)``.
     func open(uri: String, headers: [String: String] = [:], sink: ConnectionSink) -> Int {
-        self.nextConnectionID += 1
-        let id = self.nextConnectionID
-        let socketID = "\(id).\(100_000 + id * 7_919)"
-        var connection = Connection(
-            id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
-        connection.requestHeaders = headers
-        self.live[id] = Live(connection: connection, sink: sink)
-        self.order.append(id)
-        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-        if !path.hasSuffix("/app/\(self.configuration.appKey)") {
-            self.sendError(message: "App key not in this cluster", code: 4001, to: id)
-            self.closeConnection(id, code: 4001, reason: "App key not in this cluster")
-        } else if self.configuration.sendsConnectionEstablished {
-            var payload = #"{"socket_id":"# + JSONWriter.quoted(socketID)
-            if let timeout = self.configuration.activityTimeout { payload += #","activity_timeout":\#(timeout)"# }
-            payload += "}"
-            self.sendText(
-                self.encode(PusherMessage(event: PusherEventName.connectionEstablished, data: payload)), to: id)
+        let (id, actions) = self.engine.open(uri: uri, now: self.now)
+        self.sinks[id] = sink
+        let socketID = self.engine.connections[id]?.socketID ?? ""
+        if self.configuration.recordsTraffic {
+            var connection = Connection(
+                id: id, socketID: socketID, requestURI: uri, isOpen: true, subscriptions: [], received: [])
+            connection.requestHeaders = headers
+            self.records[id] = connection
         }
+        self.log(.info, "\(socketID): connected (\(self.engine.connections.count) open)")
+        self.perform(actions)
         self.changed()
         return id
     }
 
-    /// Handles one frame from a loopback WebSocket; returns false when the connection is done.
+    /// Handles one frame from a loopback WebSocket (whole: fragments are joined before, masking is
+    /// checked before); returns false when the connection is done.
     func received(_ frame: WebSocketFrame, from id: Int) -> Bool {
         switch frame.opcode {
         case .text:
-            let text = String(buffer: frame.unmaskedData)
+            let data = frame.unmaskedData
+            guard let text = String(validating: data.readableBytesView, as: UTF8.self) else {
+                self.log(.info, "\(self.socketID(id)): a text frame that is not UTF-8: closing with 1007")
+                self.closeConnection(id, code: 1007, reason: "Invalid UTF-8 in a text frame")
+                return true
+            }
             self.received(text: text, from: id)
             return true
         case .ping:
-            self.live[id]?.sink.pong(frame.unmaskedData)
+            self.engine.activity(from: id, now: self.now)
+            self.sinks[id]?.pong(frame.unmaskedData)
             return true
         case .connectionClose:
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
-            self.live[id]?.connection.clientCloseCode = code
-            if self.live[id]?.closingByServer == false { self.live[id]?.sink.close(code: 1000, reason: "") }
-            self.live[id]?.sink.finish()
+            self.records[id]?.clientCloseCode = code
+            if self.engine.connections[id]?.closingByServer == false { self.sinks[id]?.close(code: 1000, reason: "") }
+            self.sinks[id]?.finish()
             self.changed()
             return false
         default:
+            self.engine.activity(from: id, now: self.now)
             return true
         }
     }
 
     /// Handles one text message from a client.
     func received(text: String, from id: Int) {
-        let message = try? PusherMessage(parsing: text)
-        self.live[id]?.connection.received.append(ReceivedMessage(text: text, message: message))
-        guard let message else {
-            self.changed()
-            return
+        if self.configuration.recordsTraffic, self.records[id] != nil,
+            self.recordedBytes + text.utf8.count <= self.configuration.limits.recordedBytes
+        {
+            self.recordedBytes += text.utf8.count
+            self.records[id]?.received.append(ReceivedMessage(text: text, message: try? PusherMessage(parsing: text)))
         }
-        switch message.event {
-        case PusherEventName.subscribe:
-            let data = try? message.parsedData()
-            if let channel = data?["channel"]?.stringValue {
-                self.subscribe(
-                    id, to: channel, auth: data?["auth"]?.stringValue, channelData: data?["channel_data"]?.stringValue)
-            }
-        case PusherEventName.unsubscribe:
-            if let channel = (try? message.parsedData())?["channel"]?.stringValue,
-                self.live[id]?.connection.subscriptions.remove(channel) != nil
-            {
-                self.leavePresence(channel, connection: id)
-                self.sendSubscriptionCount(of: channel)
-                if self.subscribers(of: channel).isEmpty { self.webhookChannelVacated(channel) }
-            }
-        case PusherEventName.ping:
-            if self.answersPings { self.sendText(OutboundMessage.pong, to: id) }
-        case PusherEventName.signIn where self.configuration.answersSignIn:
-            self.signIn(id, data: try? message.parsedData())
-        default:
-            if message.event.hasPrefix("client-") { self.relayClientEvent(message, from: id, original: text) }
-        }
+        self.log(.debug, "\(self.socketID(id)) → \(ServerEngine.escaped(text))")
+        self.perform(self.engine.receive(text: text, from: id, now: self.now))
         self.changed()
-    }
-
-    private func subscribe(_ id: Int, to channel: String, auth: String?, channelData: String?) {
-        guard let connection = self.live[id]?.connection else { return }
-        if connection.subscriptions.contains(channel) {
-            self.sendError(message: "Existing subscription to channel \(channel)", code: nil, to: id)
-            return
-        }
-        if channel.hasPrefix("#server-to-user-") {
-            guard let userID = connection.userID, channel == "#server-to-user-\(userID)" else {
-                self.sendError(message: "Not signed in as the user of \(channel)", code: nil, to: id)
-                return
-            }
-            self.live[id]?.connection.subscriptions.insert(channel)
-            self.sendText(
-                self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: "{}")),
-                to: id)
-            return
-        }
-        guard let name = try? ChannelName(validating: channel) else {
-            self.sendError(message: "Invalid channel name \(channel)", code: nil, to: id)
-            return
-        }
-        if name.requiresAuthorization {
-            guard let secret = self.configuration.appSecret else {
-                self.sendText(
-                    PusherMessage(
-                        event: PusherEventName.subscriptionError,
-                        channel: channel,
-                        data: #"{"type":"AuthError","error":"this fake server has no app secret","status":401}"#
-                    ).serializedWithStringData,
-                    to: id
-                )
-                return
-            }
-            let expected = PusherSignature.channelAuthorization(
-                key: self.configuration.appKey,
-                secret: secret,
-                socketID: connection.socketID,
-                channel: channel,
-                channelData: channelData
-            )
-            guard auth == expected.auth else {
-                let signed = "\(connection.socketID):\(channel)" + (channelData.map { ":\($0)" } ?? "")
-                let got = auth?.split(separator: ":").last.map(String.init) ?? ""
-                let message = "Invalid signature: Expected HMAC SHA256 hex digest of \(signed), but got \(got)"
-                switch self.configuration.authRefusal {
-                case .pusherError:
-                    self.sendError(message: message, code: nil, to: id)
-                case .subscriptionError:
-                    let data = #"{"type":"AuthError","error":"# + JSONWriter.quoted(message) + #","status":401}"#
-                    self.sendText(
-                        PusherMessage(event: PusherEventName.subscriptionError, channel: channel, data: data)
-                            .serializedWithStringData,
-                        to: id)
-                }
-                return
-            }
-        }
-        var data = "{}"
-        var member: JSONValue?
-        if name.kind == .presence {
-            member = channelData.flatMap { try? JSONValue(parsing: $0) }
-            guard member?["user_id"]?.idValue != nil else {
-                self.sendError(message: "Invalid presence channel_data: a user_id is required", code: nil, to: id)
-                return
-            }
-        }
-        if self.subscribers(of: channel).isEmpty { self.webhookChannelOccupied(channel) }
-        if let member, let userID = member["user_id"]?.idValue {
-            data = self.joinPresence(channel, userID: userID, info: member["user_info"], connection: id)
-        }
-        self.live[id]?.connection.subscriptions.insert(channel)
-        self.sendText(
-            self.encode(PusherMessage(event: PusherEventName.subscriptionSucceeded, channel: channel, data: data)),
-            to: id)
-        if Self.isCacheChannel(channel) {
-            if let last = self.cache[channel] {
-                self.sendText(self.encode(PusherMessage(event: last.event, channel: channel, data: last.data)), to: id)
-            } else {
-                self.sendText(#"{"event":"pusher:cache_miss","channel":"# + JSONWriter.quoted(channel) + "}", to: id)
-            }
-        }
-        self.sendSubscriptionCount(of: channel)
-    }
-
-    /// `cache-`, `private-cache-`, `private-encrypted-cache-` and `presence-cache-` channels.
-    static func isCacheChannel(_ channel: String) -> Bool {
-        ["cache-", "private-cache-", "private-encrypted-cache-", "presence-cache-"].contains { channel.hasPrefix($0) }
-    }
-
-    /// Relays a client event to the channel's other subscribers (never back to the sender), with the
-    /// sender's `user_id` on presence channels; refuses it on other channels or when not subscribed.
-    private func relayClientEvent(_ message: PusherMessage, from id: Int, original: String) {
-        guard PusherNameRules.isValidEventName(message.event) else {
-            self.sendError(
-                message: "Client event rejected: the event name is over \(PusherNameRules.maximumEventNameBytes) bytes",
-                code: nil, to: id)
-            return
-        }
-        guard let channel = message.channel, self.live[id]?.connection.subscriptions.contains(channel) == true,
-            [.private, .presence].contains(ChannelName.kind(of: channel))
-        else {
-            self.sendError(
-                message: "Client event rejected: not subscribed to a private or presence channel", code: nil, to: id)
-            return
-        }
-        let userID = self.presence[channel]?.first { $0.value.connections.contains(id) }?.key
-        let relayed = Self.relayedText(message, userID: userID, original: original)
-        for other in self.subscribers(of: channel) where other != id {
-            self.sendText(relayed, to: other)
-        }
-        if let socketID = self.live[id]?.connection.socketID {
-            self.webhookClientEvent(message, channel: channel, socketID: socketID, userID: userID)
-        }
-    }
-
-    /// A client event as the other members get it: `data` exactly as the sender wrote it (a JSON
-    /// string stays that string, an object or another value keeps its exact text), plus `user_id`.
-    private static func relayedText(_ message: PusherMessage, userID: String?, original: String) -> String {
-        let sentAsString: Bool = {
-            guard case .object(let fields)? = try? JSONValue(parsing: original), let data = fields["data"] else {
-                return true
-            }
-            if case .string = data { return true }
-            return false
-        }()
-        guard !sentAsString, let data = message.data else {
-            return PusherMessage(event: message.event, channel: message.channel, data: message.data, userID: userID)
-                .serializedWithStringData
-        }
-        var output = #"{"event":"# + JSONWriter.quoted(message.event)
-        if let channel = message.channel { output += #","channel":"# + JSONWriter.quoted(channel) }
-        output += #","data":"# + data
-        if let userID { output += #","user_id":"# + JSONWriter.quoted(userID) }
-        return output + "}"
-    }
-
-    /// Tells every subscriber of `channel` how many connections are subscribed to it.
-    private func sendSubscriptionCount(of channel: String) {
-        guard self.configuration.sendsSubscriptionCounts, ChannelName.kind(of: channel) != .presence else { return }
-        let subscribers = self.subscribers(of: channel)
-        let message = PusherMessage(
-            event: PusherEventName.subscriptionCount, channel: channel,
-            data: #"{"subscription_count":\#(subscribers.count)}"#)
-        for id in subscribers { self.sendText(self.encode(message), to: id) }
     }
 
     /// The connection has ended; `clientCloseCode` is the code of the client's close, when the
-    /// transport did not report it as a frame (in memory).
+    /// transport did not report it as a frame (in memory). Nothing of it is kept but its record
+    /// (when recording).
     func closed(_ id: Int, clientCloseCode: Int? = nil) {
-        if let clientCloseCode { self.live[id]?.connection.clientCloseCode = clientCloseCode }
-        let channels = self.live[id]?.connection.subscriptions ?? []
-        let userID = self.live[id]?.connection.userID
-        self.live[id]?.connection.isOpen = false
-        if let userID, !self.onlineUsers.contains(userID) { self.notifyWatchers(of: userID, status: "offline") }
-        self.live[id]?.connection.subscriptions = []
-        for channel in channels.sorted() {
-            self.leavePresence(channel, connection: id)
-            self.sendSubscriptionCount(of: channel)
-            if self.subscribers(of: channel).isEmpty { self.webhookChannelVacated(channel) }
+        if let clientCloseCode { self.records[id]?.clientCloseCode = clientCloseCode }
+        let socketID = self.socketID(id)
+        if let userID = self.engine.connections[id]?.userID { self.records[id]?.userID = userID }
+        self.perform(self.engine.closed(id))
+        self.sinks[id] = nil
+        if self.records[id] != nil {
+            self.records[id]?.isOpen = false
+            self.records[id]?.subscriptions = []
+            self.closedRecords.append(id)
+            if self.closedRecords.count > self.configuration.limits.recordedConnections {
+                let oldest = self.closedRecords.removeFirst()
+                if let record = self.records.removeValue(forKey: oldest) {
+                    self.recordedBytes -= record.received.reduce(0) { $0 + $1.text.utf8.count }
+                }
+            }
         }
+        let code = self.records[id]?.clientCloseCode.map { " (code \($0))" } ?? ""
+        self.log(.info, "\(socketID): closed\(code) (\(self.engine.connections.count) open)")
         self.changed()
+    }
+
+    /// Pings the silent connections and closes those that did not answer; the lifecycle's timer
+    /// calls it every second.
+    func expireSilentConnections() {
+        let actions = self.engine.expire(now: self.now)
+        guard !actions.isEmpty else { return }
+        self.perform(actions)
+        self.changed()
+    }
+
+    /// Does what the engine decided, in order.
+    func perform(_ actions: [ServerAction]) {
+        for action in actions {
+            switch action {
+            case .send(let text, let ids):
+                for id in ids { self.sinks[id]?.send(text) }
+                if self.configuration.logger?.logLevel == .trace || self.configuration.logger?.logLevel == .debug {
+                    for id in ids { self.log(.debug, "\(self.socketID(id)) ← \(ServerEngine.escaped(text))") }
+                }
+            case .close(let id, let code, let reason):
+                self.sinks[id]?.close(code: code, reason: reason)
+            case .ping(let id):
+                self.sinks[id]?.send(#"{"event":"pusher:ping","data":{}}"#)
+                self.sinks[id]?.ping()
+            case .webhook(let event):
+                self.queueWebhook(event)
+            case .log(let level, let message):
+                self.log(level, message)
+            }
+        }
+    }
+
+    func socketID(_ id: Int) -> String {
+        self.engine.connections[id]?.socketID ?? self.records[id]?.socketID ?? "connection \(id)"
+    }
+
+    func log(_ level: ServerLogLevel, _ message: @autoclosure () -> String) {
+        guard let logger = self.configuration.logger else { return }
+        switch level {
+        case .debug: logger.debug("\(message())")
+        case .info: logger.info("\(message())")
+        case .error: logger.error("\(message())")
+        }
     }
 }

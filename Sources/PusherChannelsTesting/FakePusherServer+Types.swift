@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+import Logging
 import PusherChannels
+import PusherServerEngine
 
 // The server's value types: its configuration, and what it reports (connections, messages, snapshots,
 // auth requests).
@@ -55,8 +57,25 @@ extension FakePusherServer {
         public var authRefusal: AuthRefusal = .pusherError
         /// Receivers that get every webhook too, after ``webhooks`` (signed with their own key and secret).
         public var additionalWebhooks: [WebhookTarget] = []
-        /// The bounds of connections, frames, requests and handshakes.
+        /// The bounds of connections, frames, requests, handshakes, queues and presence.
         public var limits: Limits = Limits()
+        /// Whether the server keeps what tests read: every connection, closed ones too, and every
+        /// message clients sent (``Snapshot/connections``, ``waitForMessages(named:count:)``), within
+        /// ``Limits/recordedConnections`` and ``Limits/recordedBytes``. Off (as `serve` runs), the
+        /// snapshot lists the open connections only, without their messages, and nothing is kept
+        /// of a connection once it closes.
+        public var recordsTraffic = true
+        /// Whether `POST /pusher/auth` and `POST /pusher/user-auth` answer (see ``authEndpoint``).
+        /// They sign whatever they are asked for with the app secret: on for tests, off by default
+        /// in `serve`.
+        public var servesAuthEndpoints = true
+        /// The `Origin` headers a WebSocket upgrade may carry (`https://app.example.com`, compared
+        /// without case); an upgrade with another origin gets 403. Empty (the default) accepts any
+        /// origin; a request without `Origin` (not from a browser) is always accepted.
+        public var allowedOrigins: [String] = []
+        /// Where the server logs: connections opened and closed, refusals with their reason, failed
+        /// webhook deliveries (`info`); every frame (`debug`). Nothing without one.
+        public var logger: Logger?
 
         public enum DataEncoding: Sendable {
             case string
@@ -106,6 +125,7 @@ extension FakePusherServer {
         /// connection, those the client added: `PusherClientOptions.headers` and its provider's).
         public var requestHeaders: [String: String] = [:]
         public var isOpen: Bool
+        /// The channels it is subscribed to (none once closed).
         public var subscriptions: Set<String>
         public var received: [ReceivedMessage]
         /// The close code the client sent, if it closed the connection with a close frame.

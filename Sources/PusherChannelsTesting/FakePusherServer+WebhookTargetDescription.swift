@@ -5,7 +5,7 @@
 extension FakePusherServer.WebhookTarget: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The URL and key; the secret as `redacted` (or `nil` when the server's own is used).
     public var description: String {
-        "WebhookTarget(url: \(self.url), key: \(self.key ?? "nil"), secret: \(self.secret == nil ? "nil" : "redacted"))"
+        "WebhookTarget(url: \(self.redactedURL), key: \(self.key ?? "nil"), secret: \(self.secret == nil ? "nil" : "redacted"))"
     }
 
     /// The same as ``description``.
@@ -16,7 +16,21 @@ extension FakePusherServer.WebhookTarget: CustomStringConvertible, CustomDebugSt
         Mirror(
             self,
             children: [
-                "url": self.url, "key": self.key as Any, "secret": self.secret == nil ? "nil" : "redacted",
+                "url": self.redactedURL, "key": self.key as Any, "secret": self.secret == nil ? "nil" : "redacted",
             ], displayStyle: .struct)
+    }
+}
+
+extension FakePusherServer.WebhookTarget {
+    /// ``url`` without the user name and password it may carry (`http://user:pass@host/` shows as
+    /// `http://redacted@host/`).
+    public var redactedURL: String { Self.redactingCredentials(self.url) }
+
+    /// `url` with the user information of its authority (before `@`) replaced by `redacted`.
+    public static func redactingCredentials(_ url: String) -> String {
+        guard let scheme = url.firstRange(of: "://") else { return url }
+        let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        guard let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + "redacted" + String(url[at...])
     }
 }

@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import PusherChannels
+import PusherServerEngine
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -35,31 +36,6 @@ extension FakePusherServer {
         configuration.tracing.tracer = nil
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
-
-    func webhookChannelOccupied(_ channel: String) {
-        self.queueWebhook(["name": "channel_occupied", "channel": .string(channel)])
-    }
-
-    func webhookChannelVacated(_ channel: String) {
-        self.queueWebhook(["name": "channel_vacated", "channel": .string(channel)])
-    }
-
-    func webhookMember(added: Bool, channel: String, userID: String) {
-        self.queueWebhook([
-            "name": .string(added ? "member_added" : "member_removed"), "channel": .string(channel),
-            "user_id": .string(userID),
-        ])
-    }
-
-    func webhookClientEvent(_ message: PusherMessage, channel: String, socketID: String, userID: String?) {
-        var event: [String: JSONValue] = [
-            "name": "client_event", "channel": .string(channel), "event": .string(message.event),
-            "socket_id": .string(socketID),
-        ]
-        if let data = message.data { event["data"] = .string(data) }
-        if let userID { event["user_id"] = .string(userID) }
-        self.queueWebhook(event)
-    }
 
     /// Sends the webhooks from now on to `target` (its key and secret default to the server's
     /// ``Configuration/appKey`` and ``Configuration/appSecret``), or to nobody with `nil`. Webhooks
@@ -103,17 +79,18 @@ extension FakePusherServer {
     /// Queues a webhook holding one event, `{"time_ms":…,"events":[event]}`, for the target and each
     /// of ``Configuration/additionalWebhooks``; nothing without a target. A webhook over the byte
     /// budget or a full queue is dropped (counted as failed).
-    private func queueWebhook(_ event: [String: JSONValue]) {
+    func queueWebhook(_ event: JSONValue) {
         let targets = (self.webhookTarget.map { [$0] } ?? []) + self.additionalWebhookTargets
         guard !targets.isEmpty else { return }
         let timeMs = Int((Date().timeIntervalSince1970 * 1000).rounded())
-        let body = JSONValue.object(["time_ms": .number(String(timeMs)), "events": .array([.object(event)])])
+        let body = JSONValue.object(["time_ms": .number(String(timeMs)), "events": .array([event])])
         let bytes = Array(body.jsonText.utf8)
         for target in targets {
             guard self.webhookQueuedBytes + bytes.count <= self.configuration.limits.webhookBytes,
                 case .enqueued = self.webhookQueue(for: target).yield(bytes)
             else {
                 self.webhooksFailed += 1
+                self.log(.info, "webhook to \(target.redactedURL) dropped: its queue is full")
                 self.changed()
                 continue
             }
@@ -142,15 +119,16 @@ extension FakePusherServer {
                         // A stream hands out what it holds even to a cancelled task: once the
                         // server stops, nothing more is sent.
                         guard !Task.isCancelled else { return }
-                        let delivered = await Self.deliver(body, to: queue.target)
-                        await self.webhookFinished(delivered: delivered, bytes: body.count)
+                        let failure = await Self.deliver(body, to: queue.target)
+                        await self.webhookFinished(failure: failure, to: queue.target, bytes: body.count)
                     }
                 }
             }
         }
     }
 
-    private static func deliver(_ body: [UInt8], to target: WebhookTarget) async -> Bool {
+    /// Delivers one webhook; returns why it failed, or nil when it was delivered.
+    private static func deliver(_ body: [UInt8], to target: WebhookTarget) async -> String? {
         var request = HTTPClientRequest(url: target.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -162,9 +140,9 @@ extension FakePusherServer {
         do {
             let response = try await Self.webhookClient.execute(request, deadline: deadline)
             await Self.skim(response.body, until: deadline)
-            return (200..<300).contains(response.status.code)
+            return (200..<300).contains(response.status.code) ? nil : "answered \(response.status.code)"
         } catch {
-            return false
+            return "\(error)"
         }
     }
 
@@ -190,12 +168,13 @@ extension FakePusherServer {
         }
     }
 
-    private func webhookFinished(delivered: Bool, bytes: Int) {
+    private func webhookFinished(failure: String?, to target: WebhookTarget, bytes: Int) {
         self.webhookQueuedBytes -= bytes
-        if delivered {
-            self.webhooksDelivered += 1
-        } else {
+        if let failure {
             self.webhooksFailed += 1
+            self.log(.info, "webhook to \(target.redactedURL) failed: \(ServerEngine.escaped(failure))")
+        } else {
+            self.webhooksDelivered += 1
         }
         self.changed()
     }

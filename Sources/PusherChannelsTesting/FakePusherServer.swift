@@ -2,6 +2,7 @@
 
 import NIOConcurrencyHelpers
 import PusherChannels
+import PusherServerEngine
 
 /// An in-process Pusher Channels server (protocol 7) on a real loopback WebSocket, for tests and
 /// offline examples.
@@ -29,13 +30,6 @@ import PusherChannels
 /// }
 /// ```
 public actor FakePusherServer {
-    /// A connection: what the server knows of it, and where its frames go.
-    struct Live {
-        var connection: Connection
-        let sink: ConnectionSink
-        var closingByServer = false
-    }
-
     public nonisolated let configuration: Configuration
     /// The loopback port the server listens on: ``Configuration/port``, or the free port the
     /// system chose when that is 0.
@@ -45,18 +39,23 @@ public actor FakePusherServer {
 
     nonisolated let refusing: NIOLockedValueBox<Bool>
     nonisolated let refusedCount: NIOLockedValueBox<Int>
-    var live: [Int: Live] = [:]
-    var order: [Int] = []
-    var nextConnectionID = 0
+    /// The server's behaviour: connections, channels, presence, client events, limits, timeouts.
+    var engine: ServerEngine
+    /// Where the frames of each open connection go; dropped when it closes.
+    var sinks: [Int: ConnectionSink] = [:]
+    /// What tests read (``Configuration/recordsTraffic``): every connection, open or closed (the
+    /// oldest closed ones forgotten past ``Limits/recordedConnections``), with what it sent (up to
+    /// ``Limits/recordedBytes``). Empty when not recording.
+    var records: [Int: Connection] = [:]
+    /// Closed connections still recorded, oldest first.
+    var closedRecords: [Int] = []
+    var recordedBytes = 0
+    /// When the server started, the origin of the engine's time.
+    let started = ContinuousClock.now
     var waiters: [Waiter] = []
-    var answersPings: Bool
     var authRequests: [AuthRequest] = []
-    /// Presence members per channel: user id → (user info, the connections it is present on).
-    var presence: [String: [String: (info: JSONValue?, connections: Set<Int>)]] = [:]
     var authEndpointBehavior = AuthEndpointBehavior.sign
     var masterKey: String?
-    /// The last event of each cache channel (name, data).
-    var cache: [String: (event: String, data: String)] = [:]
     /// Where each new target's queue goes to get a delivery task of its own.
     let webhookDeliverers: AsyncStream<WebhookQueue>.Continuation
     /// The queue of each target webhooks go to (created at its first webhook).
@@ -82,7 +81,7 @@ public actor FakePusherServer {
         self.port = port
         self.refusing = refusing
         self.refusedCount = refusedCount
-        self.answersPings = configuration.answersPings
+        self.engine = ServerEngine(settings: configuration.engineSettings)
         self.masterKey = configuration.encryptionMasterKey
     }
 

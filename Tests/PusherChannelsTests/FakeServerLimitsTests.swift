@@ -146,19 +146,25 @@ struct FakeServerLimitsTests {
     }
     #endif
 
-    @Test("connections over the bound are closed at once; the ones within it are served")
+    @Test("pending connections over their bound are closed at once; the WebSockets are counted apart")
     func connectionBound() async throws {
         var configuration = FakePusherServer.Configuration()
-        configuration.limits.connections = 2
+        configuration.limits.pendingConnections = 1
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let path = "/app/\(server.appKey)?protocol=7"
             try await RawWebSocket.withConnection(port: server.port, path: path) { first in
                 #expect(try await first.next(event: "pusher:connection_established") != nil)
                 try await RawWebSocket.withConnection(port: server.port, path: path) { second in
                     #expect(try await second.next(event: "pusher:connection_established") != nil)
+                    // The WebSockets do not count against the pending bound: one silent connection
+                    // is kept, the next is closed.
+                    let pending = try await Self.silentConnection(port: server.port)
+                    #expect(await Self.closed(pending, within: .milliseconds(500)) == false)
+                    let pendingAgain = try await Self.silentConnection(port: server.port)
                     let begun = ContinuousClock.now
                     let third = try await Self.silentConnection(port: server.port)
                     try await third.closeFuture.get()
+                    try? await pendingAgain.close()
                     // At once, not after the handshake timeout (10 s).
                     #expect(ContinuousClock.now - begun < .seconds(5))
                     #expect(await server.snapshot.openConnections.count == 2)

@@ -102,6 +102,11 @@ struct RawWebSocket {
         return nil
     }
 
+    /// Sends a frame exactly as given (unmasked, a fragment, bytes that are not UTF-8).
+    func send(frame: WebSocketFrame) async throws {
+        try await self.outbound.write(frame)
+    }
+
     /// Sends one text frame, masked as a client must.
     func send(_ text: String) async throws {
         try await self.outbound.write(

@@ -178,7 +178,7 @@ struct ServeCommandTests {
         let help = cli.standardOutputLines.joined(separator: " ").split(whereSeparator: \.isWhitespace)
             .joined(separator: " ")
         for text in [
-            "(default: 6001)", "(default: 127.0.0.1)", "(default: 1)", "(default: app-key)", "1,000 connections",
+            "(default: 6001)", "(default: 127.0.0.1)", "(default: 1)", "(default: app-key)", "1,000 WebSockets",
             "1 MiB", "256 KiB", "10 s", "127.0.0.1 for --bind 0.0.0.0", "16 MiB of webhooks",
         ] {
             #expect(help.contains(text), "missing \(text)")
