@@ -50,6 +50,7 @@ extension FakePusherServer {
             var data = frame.unmaskedData
             let code = data.readWebSocketErrorCode().map { Int(UInt16(webSocketErrorCode: $0)) }
             self.records[id]?.clientCloseCode = code
+            if let code { self.clientCloseCodes[id] = code }
             if self.engine.connections[id]?.closingByServer == false { self.sinks[id]?.close(code: 1000, reason: "") }
             self.sinks[id]?.finish()
             self.changed()
@@ -78,6 +79,8 @@ extension FakePusherServer {
     /// (when recording).
     func closed(_ id: Int, clientCloseCode: Int? = nil) {
         if let clientCloseCode { self.records[id]?.clientCloseCode = clientCloseCode }
+        let sentCode = self.clientCloseCodes.removeValue(forKey: id)
+        let code = (clientCloseCode ?? sentCode).map { ", the client's code \($0)" } ?? ""
         let socketID = self.socketID(id)
         if let userID = self.engine.connections[id]?.userID { self.records[id]?.userID = userID }
         self.perform(self.engine.closed(id))
@@ -93,7 +96,6 @@ extension FakePusherServer {
                 }
             }
         }
-        let code = self.records[id]?.clientCloseCode.map { " (code \($0))" } ?? ""
         self.log(.info, "\(socketID): closed\(code) (\(self.engine.connections.count) open)")
         self.changed()
     }
@@ -118,6 +120,7 @@ extension FakePusherServer {
                 }
             case .close(let id, let code, let reason):
                 self.sinks[id]?.close(code: code, reason: reason)
+                self.log(.info, "\(self.socketID(id)): closing with \(code) \(ServerEngine.escaped(reason))")
             case .ping(let id):
                 self.sinks[id]?.send(#"{"event":"pusher:ping","data":{}}"#)
                 self.sinks[id]?.ping()

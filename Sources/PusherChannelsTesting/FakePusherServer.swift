@@ -10,8 +10,13 @@ import PusherServerEngine
 /// It accepts connections (each gets a socket id and `pusher:connection_established`), answers
 /// `pusher:subscribe`, `pusher:unsubscribe` and `pusher:ping`, and lets a test act as the server:
 /// trigger events, send `pusher:error`, close a connection with any code, drop it without a close
-/// frame, or refuse new connections. It records what every client sent, and ``waitUntil(_:)``
-/// suspends until its state matches a condition, so tests never sleep.
+/// frame, or refuse new connections. It records what every client sent (see
+/// ``Configuration/recordsTraffic``), and ``waitUntil(_:)`` suspends until its state matches a
+/// condition, so tests never sleep.
+///
+/// Its protocol behaviour (connections, channels, presence, client events, webhooks in pairs,
+/// limits, activity timeouts) is one pure engine that `pusher-channels serve` runs too; this actor
+/// does the I/O, the recording and the scripting around it.
 ///
 /// On the same port it serves the Channels HTTP API (`/apps/APP_ID/…`, checked and signed as Pusher
 /// checks it; see ``appID`` and ``Configuration/apiLimits``) and can send signed webhooks to a
@@ -50,6 +55,8 @@ public actor FakePusherServer {
     /// Closed connections still recorded, oldest first.
     var closedRecords: [Int] = []
     var recordedBytes = 0
+    /// The close code each open connection's client sent, until the connection ends (for the log).
+    var clientCloseCodes: [Int: Int] = [:]
     /// When the server started, the origin of the engine's time.
     let started = ContinuousClock.now
     var waiters: [Waiter] = []

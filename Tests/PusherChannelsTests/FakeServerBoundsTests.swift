@@ -36,27 +36,12 @@ struct FakeServerBoundsTests {
         }
     }
 
-    @Test("a client that never reads is disconnected once Limits.queuedBytes wait; a reader gets everything")
+    @Test("a client that never reads is disconnected once Limits.queuedBytes wait for it")
     func queuedBytes() async throws {
         var configuration = FakePusherServer.Configuration()
         configuration.limits.queuedBytes = 256 * 1_024
-        try await FakePusherServer.withRunning(configuration: configuration) { server in
-            try await RawWebSocket.withConnection(port: server.port, path: Self.path) { silent in
-                _ = try await silent.next(event: "pusher:connection_established")
-                try await silent.send(#"{"event":"pusher:subscribe","data":{"channel":"flood"}}"#)
-                _ = try await silent.next(event: "pusher_internal:subscription_succeeded")
-                // 2,000 events of 12 KiB (24 MB): more than the socket buffers and the bound hold.
-                let data = "\"" + String(repeating: "x", count: 12 * 1_024) + "\""
-                for _ in 0..<2_000 {
-                    _ = await server.trigger(channel: "flood", event: "big", data: data)
-                    if await server.snapshot.openConnections.isEmpty { break }
-                }
-                let disconnected = await FakeServerLimitsTests.within(.seconds(20)) {
-                    await server.waitUntil { $0.openConnections.isEmpty }
-                }
-                #expect(disconnected, "the silent reader was not disconnected")
-            }
-        }
+        let disconnected = try await FakeServerLimitsTests.disconnectsSilentReader(configuration)
+        #expect(disconnected, "the silent reader was not disconnected")
     }
 
     @Test("without recording, nothing of a closed connection is kept and no message is recorded")
