@@ -27,12 +27,13 @@ enum DoctorAdvice {
     static func closeCode(_ code: Int, settings: DoctorSettings) -> String {
         switch code {
         case 4001:
-            let place =
-                settings.endpoint.host.hasPrefix("ws-") && settings.endpoint.host.hasSuffix(".pusher.com")
-                ? "the cluster \(settings.endpoint.host.dropFirst(3).dropLast(11)) (--cluster)"
-                : "\(HostArgument.describe(settings.endpoint))"
+            let host = settings.endpoint.host
+            guard host.hasPrefix("ws-") && host.hasSuffix(".pusher.com") else {
+                return
+                    "the key \(settings.key) is unknown at \(HostArgument.describe(settings.endpoint)): check --key, and that this server is configured with the app"
+            }
             return
-                "the key \(settings.key) is unknown at \(place): check --key, and that the app is in this cluster (its dashboard's App Keys page names the cluster)"
+                "the key \(settings.key) is unknown at the cluster \(host.dropFirst(3).dropLast(11)) (--cluster): check --key, and that the app is in this cluster (its dashboard's App Keys page names the cluster)"
         case 4003: return "the app is disabled"
         case 4004: return "the app is over its connection quota"
         case 4005: return "the server has no such path: check --host (a path prefix is not supported here)"

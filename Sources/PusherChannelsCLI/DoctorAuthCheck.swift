@@ -56,7 +56,7 @@ struct DoctorAuthCheck: Sendable {
         }
         let object: [String: JSONValue]
         var warnings: [String]
-        switch DoctorEndpointReply.read(answer, option: "--auth-endpoint", channelOption: self.channelOption) {
+        switch DoctorEndpointReply.read(answer, option: "--auth-endpoint", channelOption: self.channelOption, check: self.check) {
         case .failed(let detail): return .fail(self.check, "\(request): \(detail)")
         case .object(let read, let readWarnings): (object, warnings) = (read, readWarnings)
         }

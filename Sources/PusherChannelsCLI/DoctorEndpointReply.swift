@@ -10,9 +10,12 @@ enum DoctorEndpointReply {
     case object([String: JSONValue], warnings: [String])
     case failed(String)
 
-    /// Reads `answer` of the endpoint given with `option` (`--auth-endpoint`), which was asked for
-    /// `what` ("private-doctor", "the user").
-    static func read(_ answer: DoctorHTTPAnswer, option: String, channelOption: String?) -> DoctorEndpointReply {
+    /// Reads `answer` of the endpoint given with `option` (`--auth-endpoint`); `channelOption`
+    /// names the option of the channel asked for, and `check` the check a refusal may be skipped
+    /// with (an app without presence or encrypted channels).
+    static func read(_ answer: DoctorHTTPAnswer, option: String, channelOption: String?, check: DoctorCheck)
+        -> DoctorEndpointReply
+    {
         let seen = "HTTP \(answer.status)"
         let session =
             "pass the session or token your endpoint expects with --auth-header (for example 'Cookie: session=…' or 'Authorization: Bearer …')"
@@ -26,8 +29,11 @@ enum DoctorEndpointReply {
             )
         case 401, 403:
             let channel = channelOption.map { ", or name a channel this user may use with \($0)" } ?? ""
+            let skip =
+                check == .authPresence || check == .authEncrypted
+                ? " (if the app has no such channels: --skip \(check.rawValue))" : ""
             return .failed(
-                "\(seen) \(answer.quotedBody()): the endpoint refused the request: \(session)\(channel)")
+                "\(seen) \(answer.quotedBody()): the endpoint refused the request: \(session)\(channel)\(skip)")
         case 404, 405:
             return .failed(
                 "\(seen) \(answer.quotedBody()): nothing answers a POST at this URL; check \(option) (pusher-js posts to /pusher/auth and /pusher/user-auth unless told otherwise)"

@@ -42,7 +42,7 @@ struct DoctorHTTPAnswer: Sendable {
     /// The body quoted for a message: on one line, at most `limit` characters.
     func quotedBody(limit: Int = 120) -> String {
         let text = DoctorFinding.oneLine(self.body).trimmingWhitespace()
-        if text.isEmpty { return "an empty body" }
+        if text.isEmpty { return "(an empty body)" }
         return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
     }
 }

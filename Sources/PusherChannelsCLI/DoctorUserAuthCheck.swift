@@ -29,7 +29,7 @@ struct DoctorUserAuthCheck: Sendable {
         }
         let object: [String: JSONValue]
         let warnings: [String]
-        switch DoctorEndpointReply.read(answer, option: "--user-auth-endpoint", channelOption: nil) {
+        switch DoctorEndpointReply.read(answer, option: "--user-auth-endpoint", channelOption: nil, check: .userAuth) {
         case .failed(let detail): return .fail(.userAuth, "\(request): \(detail)")
         case .object(let read, let readWarnings): (object, warnings) = (read, readWarnings)
         }
