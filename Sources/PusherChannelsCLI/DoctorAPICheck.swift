@@ -47,7 +47,8 @@ enum DoctorAPICheck {
                     "\(seen): not the HTTP API's {\"channels\":…}; is \(settings.apiOrigin) the HTTP API of a Pusher Channels server?"
                 )
             }
-            var detail = "\(request): HTTP \(answer.status), \(channels.count) occupied channel\(channels.count == 1 ? "" : "s")"
+            var detail =
+                "\(request): HTTP \(answer.status), \(channels.count) occupied channel\(channels.count == 1 ? "" : "s")"
             if let dateSkew, abs(dateSkew) > Self.clockWarning {
                 detail +=
                     "; but the server's clock is \(DoctorClock.describe(dateSkew)) (its Date header): signed requests are refused beyond 600 s; set the clocks right (NTP)"
@@ -71,7 +72,8 @@ enum DoctorAPICheck {
             )
         case 401 where lowered.contains("key"):
             return .fail(
-                .api, "\(seen): the key \(settings.key) is unknown to this server; check --key, --app-id and the cluster")
+                .api,
+                "\(seen): the key \(settings.key) is unknown to this server; check --key, --app-id and the cluster")
         case 401:
             return .fail(.api, "\(seen): the key or secret is refused; check --key and the secret")
         case 403:
@@ -81,11 +83,13 @@ enum DoctorAPICheck {
             )
         case 404:
             return .fail(
-                .api, "\(seen): there is no app \(settings.appID) at \(settings.apiOrigin); check --app-id and the cluster")
+                .api,
+                "\(seen): there is no app \(settings.appID) at \(settings.apiOrigin); check --app-id and the cluster")
         case 300..<400:
             let location = answer.headers.first(name: "Location").map { " to \($0)" } ?? ""
             return .fail(
-                .api, "\(seen): a redirect\(location), not an answer; is \(settings.apiOrigin) the HTTP API (and TLS right)?")
+                .api,
+                "\(seen): a redirect\(location), not an answer; is \(settings.apiOrigin) the HTTP API (and TLS right)?")
         default:
             return .fail(.api, "\(seen): the HTTP API refused the request")
         }

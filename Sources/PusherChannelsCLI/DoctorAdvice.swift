@@ -12,7 +12,8 @@ enum DoctorAdvice {
                 + "; if the server's certificate comes from a private certificate authority, give that CA with --ca-file"
         }
         if message.contains("hostname mismatch") || message.contains("not valid for") {
-            return message + "; connect with a name the certificate lists, or give the server a certificate for this name"
+            return message
+                + "; connect with a name the certificate lists, or give the server a certificate for this name"
         }
         if message.contains("expired") || message.contains("not valid before") {
             return message + "; renew the server's certificate (or check this machine's clock)"

@@ -26,7 +26,8 @@ final class DoctorAnswerTable: Sendable {
     var authorizer: ChannelAuthorizer {
         ChannelAuthorizer { [answers] _, channel in
             guard let authorization = answers.withLockedValue({ $0.channels[channel] }) else {
-                throw PusherError(.authorizationFailed, "no answer of the auth endpoint for this channel", channel: channel)
+                throw PusherError(
+                    .authorizationFailed, "no answer of the auth endpoint for this channel", channel: channel)
             }
             return authorization
         }

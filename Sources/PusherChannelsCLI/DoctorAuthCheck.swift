@@ -48,7 +48,9 @@ struct DoctorAuthCheck: Sendable {
         let request =
             "POST \(endpoint) (socket_id=\(socket)&channel_name=\(self.channel))"
             + DoctorRoute.describe(host: DoctorRoute.host(of: endpoint), settings: self.settings)
-        let headers = [("Content-Type", "application/x-www-form-urlencoded")] + self.settings.authHeaders.sorted { $0.key < $1.key }
+        let headers =
+            [("Content-Type", "application/x-www-form-urlencoded")]
+            + self.settings.authHeaders.sorted { $0.key < $1.key }
         let answer: DoctorHTTPAnswer
         switch await self.http.send(.POST, endpoint, headers: headers, body: Array(form.utf8)) {
         case .success(let success): answer = success
@@ -56,7 +58,9 @@ struct DoctorAuthCheck: Sendable {
         }
         let object: [String: JSONValue]
         var warnings: [String]
-        switch DoctorEndpointReply.read(answer, option: "--auth-endpoint", channelOption: self.channelOption, check: self.check) {
+        switch DoctorEndpointReply.read(
+            answer, option: "--auth-endpoint", channelOption: self.channelOption, check: self.check)
+        {
         case .failed(let detail): return .fail(self.check, "\(request): \(detail)")
         case .object(let read, let readWarnings): (object, warnings) = (read, readWarnings)
         }
@@ -85,7 +89,8 @@ struct DoctorAuthCheck: Sendable {
         var verdict: DoctorVerdict?
         if let auth, socketID != nil {
             self.table.set(
-                ChannelAuthorization(auth: auth, channelData: channelData, sharedSecret: sharedSecret), for: self.channel)
+                ChannelAuthorization(auth: auth, channelData: channelData, sharedSecret: sharedSecret),
+                for: self.channel)
             verdict = await DoctorVerdict.subscribing(client, to: self.channel)
         }
         return self.finding(
@@ -104,7 +109,8 @@ struct DoctorAuthCheck: Sendable {
         }
         guard case .string(let text) = value else {
             problems.append(
-                "\"channel_data\" is JSON \(Self.kind(of: value)), not a string: send the JSON text as a string, exactly the text that was signed")
+                "\"channel_data\" is JSON \(Self.kind(of: value)), not a string: send the JSON text as a string, exactly the text that was signed"
+            )
             return nil
         }
         guard let data = try? JSONValue(parsing: text), case .object(let fields) = data else {
@@ -112,7 +118,8 @@ struct DoctorAuthCheck: Sendable {
             return text
         }
         guard let userID = fields["user_id"]?.idValue, !userID.isEmpty else {
-            problems.append("\"channel_data\" has no \"user_id\" (a non-empty string): presence members are told apart by it")
+            problems.append(
+                "\"channel_data\" has no \"user_id\" (a non-empty string): presence members are told apart by it")
             return text
         }
         seen.append("channel_data user_id \(userID)")
@@ -120,7 +127,8 @@ struct DoctorAuthCheck: Sendable {
     }
 
     /// The encrypted channel's `shared_secret`: base64 of 32 bytes.
-    private func sharedSecret(_ object: [String: JSONValue], problems: inout [String], seen: inout [String]) -> String? {
+    private func sharedSecret(_ object: [String: JSONValue], problems: inout [String], seen: inout [String]) -> String?
+    {
         guard self.check == .authEncrypted else { return nil }
         guard let value = object["shared_secret"] else {
             problems.append(

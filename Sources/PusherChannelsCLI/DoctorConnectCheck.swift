@@ -9,7 +9,8 @@ enum DoctorConnectCheck {
     /// finding and the socket id of the connection. A failed connection is not retried.
     static func run(_ client: PusherClient, settings: DoctorSettings) async -> (DoctorFinding, socketID: String?) {
         let url =
-            (try? settings.endpoint.url(key: settings.key, client: PusherClient.clientName, version: PusherClient.version))
+            (try? settings.endpoint.url(
+                key: settings.key, client: PusherClient.clientName, version: PusherClient.version))
             .map { String($0.prefix { $0 != "?" }) } ?? HostArgument.describe(settings.endpoint)
         let route = DoctorRoute.describe(host: settings.endpoint.host, settings: settings)
         let outcome = await DoctorDeadline.within { () async -> ConnectionState? in
@@ -48,7 +49,8 @@ enum DoctorConnectCheck {
     static func explain(_ error: PusherError, settings: DoctorSettings) -> String {
         if let code = error.closeCode, code >= 4000 {
             let advice = DoctorAdvice.closeCode(code, settings: settings)
-            return "the server closed the connection with \(code) (\(error.message))" + (advice.isEmpty ? "" : ": \(advice)")
+            return "the server closed the connection with \(code) (\(error.message))"
+                + (advice.isEmpty ? "" : ": \(advice)")
         }
         switch error.code {
         case .handshakeTimeout:

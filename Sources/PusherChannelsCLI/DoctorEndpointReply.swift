@@ -55,14 +55,17 @@ enum DoctorEndpointReply {
             )
         }
         guard let json = try? JSONValue(parsing: answer.body) else {
-            return .failed("\(seen) (\(type)) is not JSON: \(answer.quotedBody()); the endpoint must answer a JSON object")
+            return .failed(
+                "\(seen) (\(type)) is not JSON: \(answer.quotedBody()); the endpoint must answer a JSON object")
         }
         guard case .object(let object) = json else {
             return .failed("\(seen) (\(type)) is JSON but not an object: \(answer.quotedBody())")
         }
         var warnings: [String] = []
         if let mediaType = answer.mediaType, mediaType != "application/json" && !mediaType.hasSuffix("+json") {
-            warnings.append("the Content-Type is \(mediaType), not application/json (pusher-js reads it anyway; other clients may not)")
+            warnings.append(
+                "the Content-Type is \(mediaType), not application/json (pusher-js reads it anyway; other clients may not)"
+            )
         } else if answer.mediaType == nil {
             warnings.append("the answer has no Content-Type (application/json expected)")
         }
@@ -85,7 +88,8 @@ enum DoctorEndpointReply {
         let signature = auth[auth.index(after: colon)...]
         if signedKey != key {
             problems.append(
-                "\"auth\" is signed for the key \(signedKey), not this app's key \(key): the endpoint uses another app's credentials")
+                "\"auth\" is signed for the key \(signedKey), not this app's key \(key): the endpoint uses another app's credentials"
+            )
         }
         if signature.count != 64 || !signature.allSatisfy(\.isHexDigit) {
             problems.append("the signature in \"auth\" is not 64 hex digits (HMAC-SHA256)")

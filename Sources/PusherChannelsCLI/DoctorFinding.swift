@@ -25,7 +25,9 @@ struct DoctorFinding: Sendable, Hashable {
     var status: Status
     var detail: String
 
-    static func ok(_ check: DoctorCheck, _ detail: String) -> DoctorFinding { .init(check: check, status: .ok, detail: detail) }
+    static func ok(_ check: DoctorCheck, _ detail: String) -> DoctorFinding {
+        .init(check: check, status: .ok, detail: detail)
+    }
     static func warn(_ check: DoctorCheck, _ detail: String) -> DoctorFinding {
         .init(check: check, status: .warn, detail: detail)
     }

@@ -66,12 +66,14 @@ struct DoctorHTTP: Sendable {
                         sent, through: proxy, tlsConfiguration: sent.tlsConfiguration,
                         maximumAnswerBytes: Self.maximumAnswerBytes)
                     return .success(
-                        DoctorHTTPAnswer(status: Int(head.status.code), headers: head.headers, body: String(buffer: body)))
+                        DoctorHTTPAnswer(
+                            status: Int(head.status.code), headers: head.headers, body: String(buffer: body)))
                 }
                 let response = try await self.client.execute(sent, deadline: .now() + .seconds(10))
                 let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
                 return .success(
-                    DoctorHTTPAnswer(status: Int(response.status.code), headers: response.headers, body: String(buffer: body)))
+                    DoctorHTTPAnswer(
+                        status: Int(response.status.code), headers: response.headers, body: String(buffer: body)))
             } catch {
                 return .failure(.failed(Self.describe(error, host: host, proxy: proxy)))
             }

@@ -20,7 +20,8 @@ struct DoctorUserAuthCheck: Sendable {
             "POST \(endpoint) (socket_id=\(socket))"
             + DoctorRoute.describe(host: DoctorRoute.host(of: endpoint), settings: self.settings)
         let headers =
-            [("Content-Type", "application/x-www-form-urlencoded")] + self.settings.authHeaders.sorted { $0.key < $1.key }
+            [("Content-Type", "application/x-www-form-urlencoded")]
+            + self.settings.authHeaders.sorted { $0.key < $1.key }
         let answer: DoctorHTTPAnswer
         let form = Array("socket_id=\(PercentEncoding.encode(socket))".utf8)
         switch await self.http.send(.POST, endpoint, headers: headers, body: form) {
@@ -86,7 +87,8 @@ struct DoctorUserAuthCheck: Sendable {
             return nil
         }
         guard case .string(let text) = value else {
-            problems.append("\"user_data\" is not a string: send the JSON text as a string, exactly the text that was signed")
+            problems.append(
+                "\"user_data\" is not a string: send the JSON text as a string, exactly the text that was signed")
             return nil
         }
         guard let data = try? JSONValue(parsing: text), case .object(let fields) = data else {

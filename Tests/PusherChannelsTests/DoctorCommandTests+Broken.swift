@@ -30,7 +30,9 @@ extension DoctorCommandTests {
                     + ["--auth-endpoint", server.authEndpoint.absoluteString])
             #expect(run.status == 1, "\(run.summary)")
             let api = try #require(run.line("api"))
-            #expect(api.hasPrefix("fail api: ") && api.contains("the secret does not belong to the key doctor-key"), "\(api)")
+            #expect(
+                api.hasPrefix("fail api: ") && api.contains("the secret does not belong to the key doctor-key"),
+                "\(api)")
             // The endpoint signs with the app's secret and the server accepts: doctor's secret is the wrong one.
             let auth = try #require(run.line("auth-private"))
             #expect(auth.hasPrefix("warn auth-private: ") && auth.contains("the secret given to doctor"), "\(auth)")
@@ -38,9 +40,14 @@ extension DoctorCommandTests {
         }
     }
 
-    @Test("an auth endpoint signing with another secret: auth-private fails with the string it should sign and the server's refusal")
+    @Test(
+        "an auth endpoint signing with another secret: auth-private fails with the string it should sign and the server's refusal"
+    )
     func authEndpointWithWrongSecret() async throws {
-        try await self.withAuthEndpoint(Endpoints.auth(secret: "another-apps-secret"), extra: ["--skip", "auth-presence", "--skip", "auth-encrypted"]) { run in
+        try await self.withAuthEndpoint(
+            Endpoints.auth(secret: "another-apps-secret"),
+            extra: ["--skip", "auth-presence", "--skip", "auth-encrypted"]
+        ) { run in
             #expect(run.status == 1, "\(run.summary)")
             let line = try #require(run.line("auth-private"))
             #expect(line.hasPrefix("fail auth-private: "), "\(line)")
@@ -60,7 +67,8 @@ extension DoctorCommandTests {
         let reply: @Sendable (LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Reply = { _ in
             .respond(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(page.utf8))
         }
-        try await self.withAuthEndpoint(reply, extra: ["--auth-header", "Authorization: Bearer token-of-doctor"]) { run in
+        try await self.withAuthEndpoint(reply, extra: ["--auth-header", "Authorization: Bearer token-of-doctor"]) {
+            run in
             #expect(run.status == 1, "\(run.summary)")
             let line = try #require(run.line("auth-private"))
             #expect(line.hasPrefix("fail auth-private: "), "\(line)")
@@ -95,7 +103,8 @@ extension DoctorCommandTests {
     @Test("an auth endpoint that never answers: auth-private fails after the 10 s deadline")
     func hangingAuthEndpoint() async throws {
         let started = ContinuousClock.now
-        try await self.withAuthEndpoint({ _ in .hang }, extra: ["--skip", "auth-presence", "--skip", "auth-encrypted"]) { run in
+        try await self.withAuthEndpoint({ _ in .hang }, extra: ["--skip", "auth-presence", "--skip", "auth-encrypted"])
+        { run in
             #expect(run.status == 1, "\(run.summary)")
             #expect(run.line("auth-private")?.contains("no answer within 10 s") == true, "\(run.summary)")
         }
@@ -123,7 +132,8 @@ extension DoctorCommandTests {
         }
         try await LoopbackHTTPServer.withRunning(reply: reply) { api in
             let run = try await self.doctor([
-                "--app-id", "1", "--key", "k", "--secret", Endpoints.secret, "--host", "127.0.0.1:\(api.port)", "--no-tls",
+                "--app-id", "1", "--key", "k", "--secret", Endpoints.secret, "--host", "127.0.0.1:\(api.port)",
+                "--no-tls",
                 "--skip", "connect",
             ])
             #expect(run.status == 1, "\(run.summary)")
@@ -143,7 +153,9 @@ extension DoctorCommandTests {
                 let run = try await self.doctor(self.appArguments(server) + ["--webhook-url", receiver.url])
                 #expect(run.status == 1, "\(run.summary)")
                 let line = try #require(run.line("webhook"))
-                #expect(line.hasPrefix("fail webhook: ") && line.contains("your endpoint accepts unsigned webhooks"), "\(line)")
+                #expect(
+                    line.hasPrefix("fail webhook: ") && line.contains("your endpoint accepts unsigned webhooks"),
+                    "\(line)")
                 #expect(run.statuses["connect"] == "ok" && run.statuses["api"] == "ok", "\(run.summary)")
             }
         }

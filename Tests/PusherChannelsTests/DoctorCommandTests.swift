@@ -32,7 +32,9 @@ struct DoctorCommandTests {
             return statuses
         }
 
-        var summary: String { "status \(self.status.map(String.init) ?? "?")\n\(self.lines.joined(separator: "\n"))\nstderr: \(self.errors)" }
+        var summary: String {
+            "status \(self.status.map(String.init) ?? "?")\n\(self.lines.joined(separator: "\n"))\nstderr: \(self.errors)"
+        }
     }
 
     static let checks = ["connect", "api", "auth-private", "auth-presence", "auth-encrypted", "user-auth", "webhook"]
@@ -58,24 +60,33 @@ struct DoctorCommandTests {
             + (secret.map { ["--secret", $0] } ?? [])
     }
 
-    @Test("a correct set-up (fake server, its auth endpoints, a receiver that verifies the raw body): only ok lines, exit 0")
+    @Test(
+        "a correct set-up (fake server, its auth endpoints, a receiver that verifies the raw body): only ok lines, exit 0"
+    )
     func correctSetUp() async throws {
         try await self.withServer { server in
             try await LoopbackHTTPServer.withRunning(reply: Endpoints.webhookReceiver()) { receiver in
                 let run = try await self.doctor(
                     self.appArguments(server, secret: nil) + [
                         "--auth-endpoint", server.authEndpoint.absoluteString, "--user-auth-endpoint",
-                        server.userAuthEndpoint.absoluteString, "--auth-header", "Authorization: Bearer token-of-doctor",
+                        server.userAuthEndpoint.absoluteString, "--auth-header",
+                        "Authorization: Bearer token-of-doctor",
                         "--webhook-url", "\(receiver.url)/pusher/webhook",
                     ],
                     environment: ["PUSHER_SECRET": Endpoints.secret])
                 #expect(run.status == 0, "\(run.summary)")
-                #expect(run.lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) } == Self.checks.map { "\($0):" })
+                #expect(
+                    run.lines.map { $0.split(separator: " ").dropFirst().first.map(String.init) }
+                        == Self.checks.map { "\($0):" })
                 #expect(run.lines.allSatisfy { $0.hasPrefix("ok ") }, "\(run.summary)")
                 #expect(run.line("connect")?.contains("ws://127.0.0.1:\(server.port)/app/\(Endpoints.key)") == true)
-                #expect(run.line("api")?.contains("GET http://127.0.0.1:\(server.port)/apps/\(Endpoints.appID)/channels") == true)
+                #expect(
+                    run.line("api")?.contains("GET http://127.0.0.1:\(server.port)/apps/\(Endpoints.appID)/channels")
+                        == true)
                 #expect(run.line("auth-presence")?.contains("channel_data user_id user-") == true)
-                #expect(run.line("auth-private")?.contains("the server accepted the subscription to private-doctor") == true)
+                #expect(
+                    run.line("auth-private")?.contains("the server accepted the subscription to private-doctor") == true
+                )
                 #expect(run.line("auth-encrypted")?.contains("shared_secret of 32 bytes") == true)
                 #expect(run.line("user-auth")?.contains("the server accepted the sign-in") == true)
                 #expect(run.line("webhook")?.contains("a wrong signature got HTTP 401") == true)
@@ -85,7 +96,10 @@ struct DoctorCommandTests {
                 #expect(authRequests.count == 4)
                 #expect(authRequests.allSatisfy { $0.headers["authorization"] == "Bearer token-of-doctor" })
                 #expect(authRequests.allSatisfy { $0.headers["content-type"] == "application/x-www-form-urlencoded" })
-                #expect(Set(authRequests.compactMap { $0.fields["channel_name"] }) == ["private-doctor", "presence-doctor", "private-encrypted-doctor"])
+                #expect(
+                    Set(authRequests.compactMap { $0.fields["channel_name"] }) == [
+                        "private-doctor", "presence-doctor", "private-encrypted-doctor",
+                    ])
                 for text in [Endpoints.secret, "token-of-doctor"] {
                     #expect(!run.lines.joined().contains(text) && !run.errors.contains(text))
                 }
@@ -98,8 +112,11 @@ struct DoctorCommandTests {
         try await self.withServer { server in
             let run = try await self.doctor(self.appArguments(server, secret: nil), environment: ["PUSHER_SECRET": ""])
             #expect(run.status == 0, "\(run.summary)")
-            #expect(run.statuses == ["connect": "ok", "api": "skip", "auth-private": "skip", "auth-presence": "skip",
-                "auth-encrypted": "skip", "user-auth": "skip", "webhook": "skip"], "\(run.summary)")
+            #expect(
+                run.statuses == [
+                    "connect": "ok", "api": "skip", "auth-private": "skip", "auth-presence": "skip",
+                    "auth-encrypted": "skip", "user-auth": "skip", "webhook": "skip",
+                ], "\(run.summary)")
             #expect(run.line("api")?.contains("--secret") == true)
             #expect(run.line("auth-private")?.contains("--auth-endpoint") == true)
             #expect(run.line("user-auth")?.contains("--user-auth-endpoint") == true)
@@ -111,7 +128,9 @@ struct DoctorCommandTests {
     func jsonShape() async throws {
         try await self.withServer { server in
             let run = try await self.doctor(
-                self.appArguments(server) + ["--json", "--auth-endpoint", server.authEndpoint.absoluteString, "--skip", "webhook"])
+                self.appArguments(server) + [
+                    "--json", "--auth-endpoint", server.authEndpoint.absoluteString, "--skip", "webhook",
+                ])
             #expect(run.status == 0, "\(run.summary)")
             #expect(run.lines.count == Self.checks.count)
             var checks: [String] = []
@@ -142,8 +161,14 @@ struct DoctorCommandTests {
             (["--app-id", "1", "--key", "k", "--cluster", "eu", "--webhook-url", "ftp://x/y"], "--webhook-url"),
             (["--app-id", "1", "--key", "k", "--cluster", "eu", "--skip", "everything"], "everything"),
             (["--app-id", "1", "--key", "k", "--cluster", "eu", "--presence-channel", "private-x"], "presence-"),
-            (["--app-id", "1", "--key", "k", "--cluster", "eu", "--secret-file", "/nonexistent/secret"], "no such file"),
-            (["--app-id", "1", "--key", "k", "--cluster", "eu", "--auth-header", "Authorization Bearer x"], "auth header"),
+            (
+                ["--app-id", "1", "--key", "k", "--cluster", "eu", "--secret-file", "/nonexistent/secret"],
+                "no such file"
+            ),
+            (
+                ["--app-id", "1", "--key", "k", "--cluster", "eu", "--auth-header", "Authorization Bearer x"],
+                "auth header"
+            ),
             (["--app-id", "1", "--key", "k", "--cluster", "bad cluster!"], "cluster"),
             (["--app-id", "1", "--key", "k", "--host", "h", "--no-tls", "--ca-file", "ca.pem"], "--ca-file"),
         ]

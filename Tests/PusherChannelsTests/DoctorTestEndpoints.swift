@@ -38,7 +38,8 @@ enum DoctorTestEndpoints {
     }
 
     /// An auth endpoint signing with `secret` (the app's by default), with `flaws`.
-    static func auth(secret: String = Self.secret, flaws: AuthFlaws = []) -> @Sendable (LoopbackHTTPServer.Request)
+    static func auth(secret: String = Self.secret, flaws: AuthFlaws = [])
+        -> @Sendable (LoopbackHTTPServer.Request)
         -> LoopbackHTTPServer.Reply
     {
         { request in
@@ -62,9 +63,11 @@ enum DoctorTestEndpoints {
 
     /// A webhook receiver that checks X-Pusher-Key and the HMAC of `signedText(body)`: the raw
     /// body by default, as it should.
-    static func webhookReceiver(signedText: @escaping @Sendable (String) -> String = { $0 }) -> @Sendable (
-        LoopbackHTTPServer.Request
-    ) -> LoopbackHTTPServer.Reply {
+    static func webhookReceiver(signedText: @escaping @Sendable (String) -> String = { $0 })
+        -> @Sendable (
+            LoopbackHTTPServer.Request
+        ) -> LoopbackHTTPServer.Reply
+    {
         { request in
             let expected = HMACSHA256.hex(key: Self.secret, message: signedText(request.body))
             guard request.headers["x-pusher-key"] == Self.key, request.headers["x-pusher-signature"] == expected else {
