@@ -67,13 +67,15 @@ struct DoctorHTTP: Sendable {
                         maximumAnswerBytes: Self.maximumAnswerBytes)
                     return .success(
                         DoctorHTTPAnswer(
-                            status: Int(head.status.code), headers: head.headers, body: String(buffer: body)))
+                            status: Int(head.status.code), headers: head.headers, body: String(buffer: body),
+                            settings: self.settings))
                 }
                 let response = try await self.client.execute(sent, deadline: .now() + .seconds(10))
                 let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
                 return .success(
                     DoctorHTTPAnswer(
-                        status: Int(response.status.code), headers: response.headers, body: String(buffer: body)))
+                        status: Int(response.status.code), headers: response.headers, body: String(buffer: body),
+                        settings: self.settings))
             } catch {
                 return .failure(.failed(Self.describe(error, host: host, proxy: proxy)))
             }

@@ -7,7 +7,18 @@ import NIOHTTP1
 struct DoctorHTTPAnswer: Sendable {
     var status: Int
     var headers: HTTPHeaders
+    /// The body as received, for reading.
     var body: String
+    /// The body with every secret replaced by `***`, for quoting: redacted before it is cut
+    /// short, so that a quote cannot keep part of a secret.
+    var shownBody: String
+
+    init(status: Int, headers: HTTPHeaders, body: String, settings: DoctorSettings) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.shownBody = settings.redacted(body)
+    }
 
     var isSuccess: Bool { (200..<300).contains(self.status) }
 
@@ -27,12 +38,12 @@ struct DoctorHTTPAnswer: Sendable {
     /// The page's `<title>`, when it has one (as most pages write it: lowercase, uppercase or
     /// capitalized).
     var htmlTitle: String? {
+        let page = self.shownBody
         for (open, close) in [("<title", "</title>"), ("<TITLE", "</TITLE>"), ("<Title", "</Title>")] {
-            guard let tag = self.body.firstRange(of: open),
-                let end = self.body[tag.upperBound...].firstIndex(of: ">"),
-                let closing = self.body[end...].firstRange(of: close)
+            guard let tag = page.firstRange(of: open), let end = page[tag.upperBound...].firstIndex(of: ">"),
+                let closing = page[end...].firstRange(of: close)
             else { continue }
-            let title = DoctorFinding.oneLine(String(self.body[self.body.index(after: end)..<closing.lowerBound]))
+            let title = DoctorFinding.oneLine(String(page[page.index(after: end)..<closing.lowerBound]))
                 .trimmingWhitespace()
             return title.isEmpty ? nil : String(title.prefix(80))
         }
@@ -41,7 +52,7 @@ struct DoctorHTTPAnswer: Sendable {
 
     /// The body quoted for a message: on one line, at most `limit` characters.
     func quotedBody(limit: Int = 120) -> String {
-        let text = DoctorFinding.oneLine(self.body).trimmingWhitespace()
+        let text = DoctorFinding.oneLine(self.shownBody).trimmingWhitespace()
         if text.isEmpty { return "(an empty body)" }
         return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
     }
