@@ -63,7 +63,7 @@ struct DoctorWebhookCheck: Sendable {
         if changed.isSuccess {
             return .fail(
                 .webhook,
-                "\(target): the test webhook re-serialised with other whitespace, under the signature of the original body, got HTTP \(changed.status): your endpoint verifies the parsed and re-serialised JSON, not the raw body. Compute the HMAC over the request's raw bytes, before any JSON parsing (a re-serialised body can differ from what Pusher signed, and a forged one can pass)"
+                "\(target): the test webhook re-serialised with other whitespace, under the signature of the original body, got HTTP \(changed.status): your endpoint verifies parsed JSON, not the raw body (it re-serialises what it parsed and checks that). Compute the HMAC over the request's raw bytes, before any JSON parsing: a re-serialised body can differ from what Pusher signed, and a forged one can pass"
             )
         }
         let detail =

@@ -170,7 +170,7 @@ extension DoctorCommandTests {
                 #expect(run.status == 1, "\(run.summary)")
                 let line = try #require(run.line("webhook"))
                 #expect(line.hasPrefix("fail webhook: "), "\(line)")
-                #expect(line.contains("verifies the parsed and re-serialised JSON, not the raw body"), "\(line)")
+                #expect(line.contains("verifies parsed JSON, not the raw body"), "\(line)")
                 #expect(receiver.requests.count == 3)
             }
         }
