@@ -9,25 +9,31 @@ enum DoctorHelp {
         it". With --json each line is one JSON object {"check", "status": "ok"|"warn"|"fail"|"skip", \
         "detail"}. Secrets (the app secret, auth header values, proxy credentials) never appear.
 
-        Checks:
-          connect         the WebSocket handshake and pusher:connection_established, naming the \
-        endpoint and the proxy; 4001 (unknown key at this cluster or host), TLS failures (--ca-file \
-        for a private CA), refused connections explained.
-          api             a signed GET /apps/ID/channels (needs the secret): a wrong secret, an \
-        unknown key or app id, a 401 "Timestamp expired" with the clock difference.
-          auth-private    (with --auth-endpoint) the form POST pusher-js sends, with the socket_id \
-        of the connection and the --auth-header headers: status, content type (an HTML login page), \
-        JSON, the signature (recomputed with the secret: what was signed and what should have \
-        been); then a subscription with the answer, for the server's verdict.
-          auth-presence   the same, and channel_data with a user_id.
-          auth-encrypted  the same, and shared_secret, base64 of 32 bytes.
-          user-auth       (with --user-auth-endpoint) the same for user sign-in: user_data with an \
-        id, signed as socket_id::user::user_data; then a sign-in with the answer.
-          webhook         (with --webhook-url and the secret) a signed test webhook (an event \
-        channel_occupied of the channel doctor-webhook-test) must get a 2xx; the same with a wrong \
-        signature must get 401 or 403 (a 2xx: your endpoint accepts unsigned webhooks); the same \
-        body re-serialised with other whitespace under the original signature must be refused too \
-        (a 2xx: it verifies parsed JSON, not the raw body).
+        The checks, in order:
+
+        connect: the WebSocket handshake and pusher:connection_established, naming the endpoint \
+        and the proxy; 4001 (a key unknown at this cluster or host), TLS failures (--ca-file for a \
+        private CA) and refused connections explained.
+
+        api: a signed GET /apps/ID/channels (needs the secret): a secret that does not belong to \
+        the key, an unknown key or app id, a 401 "Timestamp expired" with the clock difference.
+
+        auth-private (with --auth-endpoint): the form POST pusher-js sends, with the socket_id of \
+        the connection and the --auth-header headers: the status, the content type (an HTML login \
+        page), the JSON, the signature (recomputed with the secret: what was signed and what \
+        should have been); then a subscription with the answer, for the server's own verdict.
+
+        auth-presence: the same, and channel_data with a user_id. auth-encrypted: the same, and \
+        shared_secret, base64 of 32 bytes.
+
+        user-auth (with --user-auth-endpoint): the same for user sign-in: user_data with an id, \
+        signed as socket_id::user::user_data; then a sign-in with the answer.
+
+        webhook (with --webhook-url and the secret): a signed test webhook (channel_occupied of \
+        the channel doctor-webhook-test) must get a 2xx; the same with a wrong signature must get \
+        401 or 403 (a 2xx: your endpoint accepts unsigned webhooks); the same body re-serialised \
+        with other whitespace under the original signature must be refused too (a 2xx: it \
+        verifies parsed JSON, not the raw body).
 
         The auth checks ask for --private-channel (private-doctor), --presence-channel \
         (presence-doctor) and --encrypted-channel (private-encrypted-doctor); --skip CHECK leaves \
