@@ -11,9 +11,8 @@ enum DoctorAPICheck {
     static let clockWarning = 300
 
     static func run(http: DoctorHTTP, settings: DoctorSettings) async -> DoctorFinding {
-        guard let secret = settings.secret else {
-            return .skip(.api, "give the app secret (--secret, --secret-file or PUSHER_SECRET) to call the HTTP API")
-        }
+        if let skip = DoctorSkip.finding(.api, settings: settings) { return skip }
+        guard let secret = settings.secret else { return .skip(.api, "no secret") }
         let path = "/apps/\(settings.appID)/channels"
         let signed: SignedRequest
         do {

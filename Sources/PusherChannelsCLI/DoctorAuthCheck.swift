@@ -40,9 +40,8 @@ struct DoctorAuthCheck: Sendable {
     /// Runs the check on the connection `socketID` of `client` (nil: no connection; the endpoint is
     /// asked for a made-up socket id and nothing is subscribed).
     func run(client: PusherClient, socketID: String?) async -> DoctorFinding {
-        guard let endpoint = self.settings.authEndpoint else {
-            return .skip(self.check, "give --auth-endpoint (your backend's auth URL) to check \(self.channel)")
-        }
+        if let skip = DoctorSkip.finding(self.check, settings: self.settings) { return skip }
+        guard let endpoint = self.settings.authEndpoint else { return .skip(self.check, "no --auth-endpoint") }
         let socket = socketID ?? Self.placeholderSocketID
         let form = "socket_id=\(PercentEncoding.encode(socket))&channel_name=\(PercentEncoding.encode(self.channel))"
         let request =

@@ -37,8 +37,9 @@ struct DoctorRun: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(58), execute: watchdog)
         defer { watchdog.cancel() }
 
-        for check in self.settings.skipped {
-            self.printer.report(.skip(check, "skipped with --skip \(check.rawValue)"))
+        // What cannot run is known at once (and printed even if the run ends at its deadline).
+        for check in DoctorCheck.allCases {
+            if let skip = DoctorSkip.finding(check, settings: self.settings) { self.printer.report(skip) }
         }
         try await DoctorHTTP.withClient(settings: self.settings) { http in
             enum Ended { case checks, deadline }

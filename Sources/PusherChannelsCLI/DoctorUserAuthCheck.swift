@@ -12,9 +12,8 @@ struct DoctorUserAuthCheck: Sendable {
     let table: DoctorAnswerTable
 
     func run(client: PusherClient, socketID: String?) async -> DoctorFinding {
-        guard let endpoint = self.settings.userAuthEndpoint else {
-            return .skip(.userAuth, "give --user-auth-endpoint (your backend's user-auth URL) to check user sign-in")
-        }
+        if let skip = DoctorSkip.finding(.userAuth, settings: self.settings) { return skip }
+        guard let endpoint = self.settings.userAuthEndpoint else { return .skip(.userAuth, "no --user-auth-endpoint") }
         let socket = socketID ?? DoctorAuthCheck.placeholderSocketID
         let request =
             "POST \(endpoint) (socket_id=\(socket))"

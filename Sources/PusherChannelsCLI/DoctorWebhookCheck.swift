@@ -14,12 +14,9 @@ struct DoctorWebhookCheck: Sendable {
     let http: DoctorHTTP
 
     func run() async -> DoctorFinding {
-        guard let url = self.settings.webhookURL else {
-            return .skip(.webhook, "give --webhook-url (your webhook endpoint) to check that it verifies webhooks")
-        }
-        guard let secret = self.settings.secret else {
-            return .skip(
-                .webhook, "give the app secret (--secret, --secret-file or PUSHER_SECRET) to sign the test webhooks")
+        if let skip = DoctorSkip.finding(.webhook, settings: self.settings) { return skip }
+        guard let url = self.settings.webhookURL, let secret = self.settings.secret else {
+            return .skip(.webhook, "no --webhook-url or secret")
         }
         let route = DoctorRoute.describe(host: DoctorRoute.host(of: url), settings: self.settings)
         let target = "POST \(url)\(route)"
