@@ -17,6 +17,9 @@ enum DoctorEndpointReply {
         -> DoctorEndpointReply
     {
         let seen = "HTTP \(answer.status)"
+        // An HTML page is told by its title, not quoted.
+        let body =
+            answer.isHTML ? "with an HTML page" + (answer.htmlTitle.map { " \"\($0)\"" } ?? "") : answer.quotedBody()
         let session =
             "pass the session or token your endpoint expects with --auth-header (for example 'Cookie: session=…' or 'Authorization: Bearer …')"
         switch answer.status {
@@ -33,19 +36,19 @@ enum DoctorEndpointReply {
                 check == .authPresence || check == .authEncrypted
                 ? " (if the app has no such channels: --skip \(check.rawValue))" : ""
             return .failed(
-                "\(seen) \(answer.quotedBody()): the endpoint refused the request: \(session)\(channel)\(skip)")
+                "\(seen) \(body): the endpoint refused the request: \(session)\(channel)\(skip)")
         case 404, 405:
             return .failed(
-                "\(seen) \(answer.quotedBody()): nothing answers a POST at this URL; check \(option) (pusher-js posts to /pusher/auth and /pusher/user-auth unless told otherwise)"
+                "\(seen) \(body): nothing answers a POST at this URL; check \(option) (pusher-js posts to /pusher/auth and /pusher/user-auth unless told otherwise)"
             )
         case 419:
             return .failed(
-                "\(seen) \(answer.quotedBody()): a CSRF check (Laravel's 419) refused the POST: send the token with --auth-header 'X-CSRF-TOKEN: …', or exempt the route from CSRF"
+                "\(seen) \(body): a CSRF check (Laravel's 419) refused the POST: send the token with --auth-header 'X-CSRF-TOKEN: …', or exempt the route from CSRF"
             )
         case 500..<600:
-            return .failed("\(seen) \(answer.quotedBody()): the endpoint failed; its log says why")
+            return .failed("\(seen) \(body): the endpoint failed; its log says why")
         default:
-            return .failed("\(seen) \(answer.quotedBody()): pusher-js needs a 2xx status with JSON")
+            return .failed("\(seen) \(body): pusher-js needs a 2xx status with JSON")
         }
         let type = answer.mediaType ?? "no Content-Type"
         if answer.isHTML {
