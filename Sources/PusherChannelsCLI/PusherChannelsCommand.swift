@@ -11,7 +11,7 @@ struct PusherChannelsCommand: AsyncParsableCommand {
         version: PusherClient.version,
         subcommands: [
             Listen.self, Bench.self, Trigger.self, ListChannels.self, ShowChannel.self, ListUsers.self, Webhooks.self,
-            Serve.self,
+            Serve.self, Doctor.self,
         ]
     )
 
@@ -47,7 +47,7 @@ struct PusherChannelsCommand: AsyncParsableCommand {
     /// The HTTP API commands and `webhooks` report a usage error on one line of standard error
     /// (their documented contract); `listen` and `bench` add ArgumentParser's usage lines.
     private static var printsOneLineUsageErrors: Bool {
-        let oneLine: Set<String> = ["trigger", "channels", "channel", "users", "webhooks", "serve"]
+        let oneLine: Set<String> = ["trigger", "channels", "channel", "users", "webhooks", "serve", "doctor"]
         return CommandLine.arguments.dropFirst().first.map { oneLine.contains($0) } ?? false
     }
 }
