@@ -62,7 +62,9 @@ private func swiftOpen(_ box: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8]?
 private func sodiumSeal(_ message: [UInt8], nonce: [UInt8], key: [UInt8]) -> [UInt8] {
     var box = [UInt8](repeating: 0, count: message.count + 16)
     let result = box.withUnsafeMutableBufferPointer { box in
-        message.withUnsafeBufferPointer { crypto_secretbox_easy(box.baseAddress!, $0.baseAddress, UInt64($0.count), nonce, key) }
+        message.withUnsafeBufferPointer {
+            crypto_secretbox_easy(box.baseAddress!, $0.baseAddress, UInt64($0.count), nonce, key)
+        }
     }
     check(result == 0, "libsodium cannot seal")
     return box

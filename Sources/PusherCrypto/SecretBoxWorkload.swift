@@ -41,7 +41,9 @@ import PusherCore
         }
         self.implementation = implementation
         self.message = PusherMessage(event: "e", channel: "private-encrypted-load", data: data)
-        self.box = SecretBox.$forcedBackend.withValue(.swift) { SecretBox.seal(Array(plaintext.utf8), nonce: nonce, key: key)! }
+        self.box = SecretBox.$forcedBackend.withValue(.swift) {
+            SecretBox.seal(Array(plaintext.utf8), nonce: nonce, key: key)!
+        }
         self.nonce = nonce
         self.key = key
     }

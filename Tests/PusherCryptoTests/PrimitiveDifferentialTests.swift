@@ -31,7 +31,9 @@ struct PrimitiveDifferentialTests {
         }
         var output = [UInt8](repeating: 0, count: message.count)
         message.withUnsafeBytes { message in
-            output.withUnsafeMutableBytes { stream.xor(message.baseAddress!, into: $0.baseAddress!, count: message.count) }
+            output.withUnsafeMutableBytes {
+                stream.xor(message.baseAddress!, into: $0.baseAddress!, count: message.count)
+            }
         }
         #expect(output == expected)
         #expect(stream.counter == counter &+ 4)

@@ -69,7 +69,9 @@ struct SecretBoxBackendTests {
                     let message = generator.bytes(length)
                     let nonce = SecretBox.$forcedBackend.withValue(sealer) { SecretBox.randomNonce() }
                     let box = try #require(
-                        SecretBox.$forcedBackend.withValue(sealer) { SecretBox.seal(message, nonce: nonce, key: Self.key) })
+                        SecretBox.$forcedBackend.withValue(sealer) {
+                            SecretBox.seal(message, nonce: nonce, key: Self.key)
+                        })
                     let opened = SecretBox.$forcedBackend.withValue(opener) {
                         SecretBox.open(box, nonce: nonce, key: Self.key)
                     }

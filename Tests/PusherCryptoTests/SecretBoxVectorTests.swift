@@ -45,14 +45,16 @@ struct SecretBoxVectorTests {
             sealed.append(
                 Sealed(
                     name: "official event \(event["source"] ?? "")", key: try bytes(base64: event["shared_secret_b64"]),
-                    nonce: try bytes(base64: event["nonce_b64"]), ciphertext: try bytes(base64: event["ciphertext_b64"]),
+                    nonce: try bytes(base64: event["nonce_b64"]),
+                    ciphertext: try bytes(base64: event["ciphertext_b64"]),
                     plaintext: try #require(event["plaintext"] as? String)))
         }
         for case let event as [String: Any] in try #require(official["encrypted_events_must_fail"] as? [Any]) {
             sealed.append(
                 Sealed(
                     name: "official failure \(event["why"] ?? "")", key: try bytes(base64: event["shared_secret_b64"]),
-                    nonce: try bytes(base64: event["nonce_b64"]), ciphertext: try bytes(base64: event["ciphertext_b64"]),
+                    nonce: try bytes(base64: event["nonce_b64"]),
+                    ciphertext: try bytes(base64: event["ciphertext_b64"]),
                     plaintext: nil))
         }
         let api = try json("pusher-http-api.json")
@@ -65,7 +67,8 @@ struct SecretBoxVectorTests {
             sealed.append(
                 Sealed(
                     name: "HTTP API \(request["id"] ?? "")", key: try #require(keys[channel]),
-                    nonce: try bytes(base64: request["nonce_b64"]), ciphertext: try bytes(base64: request["ciphertext_b64"]),
+                    nonce: try bytes(base64: request["nonce_b64"]),
+                    ciphertext: try bytes(base64: request["ciphertext_b64"]),
                     plaintext: try #require(request["plaintext"] as? String)))
         }
         let webhooks = try #require(api["webhooks"] as? [String: Any])
@@ -109,7 +112,9 @@ struct SecretBoxVectorTests {
             #expect(SecretBox.backend == .swift)
             let expected: DecryptionStateMachine.Opened = vector.plaintext.map { .plaintext($0) } ?? .wrongKey
             #expect(SecretBox.openText(vector.ciphertext, nonce: vector.nonce, key: vector.key) == expected)
-            #expect(SecretBox.open(vector.ciphertext, nonce: vector.nonce, key: vector.key) == vector.plaintext.map { Array($0.utf8) })
+            #expect(
+                SecretBox.open(vector.ciphertext, nonce: vector.nonce, key: vector.key)
+                    == vector.plaintext.map { Array($0.utf8) })
             let data =
                 #"{"nonce":""# + Data(vector.nonce).base64EncodedString() + #"","ciphertext":""#
                 + Data(vector.ciphertext).base64EncodedString() + #""}"#
