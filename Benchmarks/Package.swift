@@ -29,13 +29,13 @@ let package = Package(
         ),
         // Opening one encrypted event: the package's Swift secretbox against libsodium (Linux).
         .executableTarget(
-            name: "Crypto",
+            name: "Secretbox",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 // PusherCrypto, re-exported by PusherChannels; its benchmark workload is SPI.
                 .product(name: "PusherChannels", package: "swift-pusher-channels"),
             ],
-            path: "Benchmarks/Crypto",
+            path: "Benchmarks/Secretbox",
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("MemberImportVisibility"),

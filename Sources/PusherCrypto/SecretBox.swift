@@ -151,6 +151,8 @@ package enum SecretBox {
                                 message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
                                 nonce.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                 key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                            #else
+                            break  // never chosen without libsodium
                             #endif
                         case .unavailable:
                             break  // refused above

@@ -2,7 +2,7 @@
 
 import PusherCore
 
-/// What opening one encrypted event costs, for the `Crypto` benchmark in `Benchmarks/`: an event's
+/// What opening one encrypted event costs, for the `Secretbox` benchmark in `Benchmarks/`: an event's
 /// data `{"nonce":…,"ciphertext":…}` sealed once, then opened as a client opens every event (the
 /// fields read, base64 decoded, the box opened, the plaintext checked as UTF-8 into a string), or
 /// the box alone, with the Swift implementation or libsodium. Not a user API (SPI), so `SecretBox`
