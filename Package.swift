@@ -53,8 +53,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // The system's libsodium for NaCl secretbox (private-encrypted channels): apt libsodium-dev,
-        // brew libsodium. Not available on iOS and tvOS, where encrypted channels are refused.
+        // The system's libsodium for NaCl secretbox (private-encrypted channels) on Linux: apt
+        // libsodium-dev. Apple platforms use the package's Swift secretbox (XSalsa20Poly1305), as Linux
+        // does with PUSHER_CRYPTO=swift.
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -68,7 +69,7 @@ let package = Package(
             dependencies: [
                 "PusherCore",
                 .target(name: "COpenSSLCrypto", condition: .when(platforms: [.linux])),
-                .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
+                .target(name: "CSodium", condition: .when(platforms: [.linux])),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ]
         ),
@@ -108,8 +109,6 @@ let package = Package(
             dependencies: [
                 "PusherChannels",
                 "PusherServerEngine",
-                // Secretbox for the load server's encrypted events.
-                .target(name: "CSodium", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -161,6 +160,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),
+        // The Swift secretbox against the official vectors, and against libsodium on Linux.
+        .testTarget(
+            name: "PusherCryptoTests",
+            dependencies: [
+                "PusherCore",
+                "PusherCrypto",
+                .target(name: "CSodium", condition: .when(platforms: [.linux])),
+            ]
+        ),
         .testTarget(
             name: "PusherServerEngineTests", dependencies: ["PusherServerEngine", "PusherCore", "PusherCrypto"]),
         .testTarget(

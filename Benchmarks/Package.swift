@@ -27,6 +27,21 @@ let package = Package(
             ],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Opening one encrypted event: the package's Swift secretbox against libsodium (Linux).
+        .executableTarget(
+            name: "Secretbox",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                // PusherCrypto, re-exported by PusherChannels; its benchmark workload is SPI.
+                .product(name: "PusherChannels", package: "swift-pusher-channels"),
+            ],
+            path: "Benchmarks/Secretbox",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // End to end through the public API: a PusherLoadServer on loopback, one PusherClient.
         .executableTarget(
             name: "EndToEnd",

@@ -13,7 +13,9 @@ func writeSeeds(
     _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
 ) -> CInt {
     let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Fuzz/Corpus")
-    let corpora = ["scanner": Seeds.scanner, "engine": Seeds.engine, "encrypted": Seeds.encrypted]
+    let corpora = [
+        "scanner": Seeds.scanner, "engine": Seeds.engine, "encrypted": Seeds.encrypted, "secretbox": Seeds.secretbox,
+    ]
     for (target, seeds) in corpora.sorted(by: { $0.key < $1.key }) {
         let directory = root.appendingPathComponent(target)
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -3,16 +3,6 @@
 import NIOCore
 import PusherChannels
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-#if canImport(CSodium)
-import CSodium
-#endif
-
 /// The event frames of a ``PusherLoadServer``, encoded once: WebSocket text frames back to back in
 /// one buffer, round-robin over the configured channels, so that sending events costs the server
 /// nothing but handing out slices of that buffer.
@@ -33,8 +23,8 @@ struct PreEncodedEvents: Sendable {
             throw PusherError(.invalidConfiguration, "the load server's payload is at least 16 bytes")
         }
         if configuration.encrypted {
-            guard Self.sodiumIsAvailable else {
-                throw PusherError(.encryptionUnavailable, "the load server needs libsodium for encrypted events")
+            guard SecretBox.isAvailable else {
+                throw PusherError(.encryptionUnavailable, "the load server has no secretbox for encrypted events")
             }
             guard configuration.encryptionKey.count == 32 else {
                 throw PusherError(.invalidConfiguration, "the encryption key has 32 bytes")
@@ -99,27 +89,7 @@ struct PreEncodedEvents: Sendable {
 
     /// `{"nonce":…,"ciphertext":…}` for `plaintext` sealed with `key` under a random nonce.
     private static func seal(_ plaintext: String, key: [UInt8]) -> String {
-        #if canImport(CSodium)
-        var nonce = [UInt8](repeating: 0, count: 24)
-        nonce.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }  // 24 bytes: has an address
-        let message = Array(plaintext.utf8)
-        var ciphertext = [UInt8](repeating: 0, count: message.count + 16)
-        _ = ciphertext.withUnsafeMutableBufferPointer { output in
-            // Cannot fail for valid sizes.
-            crypto_secretbox_easy(output.baseAddress!, message, UInt64(message.count), nonce, key)
-        }
-        return #"{"nonce":""# + Data(nonce).base64EncodedString() + #"","ciphertext":""#
-            + Data(ciphertext).base64EncodedString() + #""}"#
-        #else
-        return plaintext
-        #endif
-    }
-
-    private static var sodiumIsAvailable: Bool {
-        #if canImport(CSodium)
-        return sodium_init() >= 0
-        #else
-        return false
-        #endif
+        // Cannot fail: the backend and the key's size were checked.
+        EncryptedPayload.seal(plaintext, key: key) ?? plaintext
     }
 }

@@ -112,7 +112,7 @@ public actor PusherLoadServer {
     /// Starts a server on a free loopback port, runs `body`, then closes every connection and stops.
     ///
     /// - Throws: `PusherError` `invalidConfiguration` for no channels or a payload under 16
-    ///   bytes, `encryptionUnavailable` for encrypted events without libsodium.
+    ///   bytes, `encryptionUnavailable` for encrypted events where encryption is unavailable.
     public static func withRunning<Result: Sendable>(
         configuration: Configuration,
         isolation: isolated (any Actor)? = #isolation,
