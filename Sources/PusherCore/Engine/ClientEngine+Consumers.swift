@@ -91,7 +91,7 @@ extension ClientEngine {
         if channel.kind == .privateEncrypted {
             guard self.configuration.encryptionAvailable else {
                 throw PusherError(
-                    .encryptionUnavailable, "private-encrypted channels need libsodium, which this build lacks",
+                    .encryptionUnavailable, "private-encrypted channels need a secretbox, and this process has none",
                     channel: name)
             }
             if provided != nil {
