@@ -6,10 +6,10 @@ import PusherCore
 /// How many events may wait for a consumer that is not keeping up, and what happens when more arrive.
 ///
 /// Each consumer has its own buffer. By default (``default``, `whenFull: .pauseReading`) a slow
-/// consumer loses no event: once it holds 10 000 events (or 32 MiB), the client stops reading from
-/// the socket until that consumer has taken half of them, so the server is slowed down through TCP
-/// and memory stays bounded. While reading is paused, the events of every channel on that
-/// connection wait too, not only the slow consumer's: a consumer that stops iterating for good holds the whole
+/// consumer loses nothing: past 10 000 events (or 32 MiB), the client stops reading from the socket
+/// until that consumer has taken half of them, so the server is slowed down through TCP and memory
+/// stays bounded. While reading is paused, the events of every channel on that connection wait
+/// too, not only the slow consumer's: a consumer that stops iterating for good holds the whole
 /// connection (leave its loop, or cancel its task, to let the others go on). For the same reason,
 /// a loop that is far behind must not wait for something that arrives on the connection (such as
 /// the confirmation ``PusherClient/withSubscription(to:named:authorization:buffering:waitsForConfirmation:isolation:_:)``
