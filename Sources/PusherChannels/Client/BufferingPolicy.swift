@@ -5,8 +5,8 @@ import PusherCore
 
 /// How many events may wait for a consumer that is not keeping up, and what happens when more arrive.
 ///
-/// Each consumer has its own buffer. By default (``default``, `whenFull: .pauseReading`) nothing is
-/// lost: once a consumer holds 10 000 events (or 32 MiB), the client stops reading from the socket
+/// Each consumer has its own buffer. By default (``default``, `whenFull: .pauseReading`) a slow
+/// consumer loses nothing: past 10 000 events (or 32 MiB), the client stops reading from the socket
 /// until that consumer has taken half of them, so the server is slowed down through TCP and memory
 /// stays bounded. While reading is paused, the events of every channel on that connection wait
 /// too, not only the slow consumer's: a consumer that stops iterating for good holds the whole
@@ -23,10 +23,10 @@ import PusherCore
 public struct BufferingPolicy: Sendable, Hashable {
     public enum WhenFull: Sendable, Hashable {
         /// Stop reading from the socket until the consumer has taken its backlog down to half the
-        /// limits; nothing is lost. The limits are a high-water mark: the events of the socket
-        /// read being handled still go in: what the transport read ahead, at most 1,024 messages or
-        /// 4 MiB (or one message of ``PusherClientOptions/maximumMessageSize`` when larger), plus
-        /// one socket read.
+        /// limits; no event is lost. The limits are a high-water mark: the events of the socket
+        /// read being handled still go in: at most 256 KiB of the socket's bytes (NIO reads four
+        /// times up to 64 KiB before handing them over), plus the one message such a read
+        /// completes, up to ``PusherClientOptions/maximumMessageSize``.
         case pauseReading
         /// End the consumer's sequence with a `consumerTooSlow` error after the buffered events.
         case fail

@@ -48,9 +48,9 @@ public struct PusherClientOptions: Sendable {
     /// Whether `run()` connects at once. Default `true`; with `false`, call ``PusherClient/connect()``.
     public var connectsAutomatically: Bool
     /// The largest message accepted from the server: 1 to 2³²−1 bytes. Default 1 MiB (Pusher's own
-    /// limit is 10 KiB for events, but self-hosted servers allow more). Messages read from the socket
-    /// but not yet handled wait in a buffer of 4 MiB or this size, whichever is more (beyond it the
-    /// client stops reading until it catches up).
+    /// limit is 10 KiB for events, but self-hosted servers allow more). A message is held while
+    /// its frames arrive, up to this size; a larger one closes the connection with 1009
+    /// (`messageTooLarge`), and the client reconnects with the backoff.
     public var maximumMessageSize: Int
     /// How many undelivered events a slow consumer may accumulate, and what happens beyond that.
     public var buffering: BufferingPolicy
