@@ -27,7 +27,8 @@ struct NotificationBufferingTests {
             #expect(after?.name == "after")
             var received: [String] = []
             while received.count < 1500, let event = await watchlist.next() { received.append(event.userID) }
-            #expect(received == (0..<1500).map { "u\($0)" })
+            let inOrder = received == (0..<1500).map { "u\($0)" }
+            #expect(inOrder, "\(received.count) received, the first \(received.first ?? "none")")
         }
     }
 
@@ -43,7 +44,8 @@ struct NotificationBufferingTests {
             await harness.server.trigger(channel: "news", event: "after", data: "x")
             var received: [String] = []
             while received.count < 50, let event = await watchlist.next() { received.append(event.userID) }
-            #expect(received == (0..<50).map { "u\($0)" })
+            let inOrder = received == (0..<50).map { "u\($0)" }
+            #expect(inOrder, "\(received.count) received, the first \(received.first ?? "none")")
             let after = try await news.next()
             #expect(after?.name == "after")
         }
