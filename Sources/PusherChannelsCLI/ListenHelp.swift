@@ -12,7 +12,10 @@ enum ListenHelp {
         instead of its lines being dropped.
 
         A channel that fails (an invalid name, authorization refused, a subscription error) is \
-        reported on standard error; the other channels keep flowing. While standard output is \
+        reported on standard error, as "error: CODE: MESSAGE [channel NAME]" followed by what the \
+        server or auth endpoint said: " (HTTP STATUS)", and " (type TYPE)" for a server's refusal \
+        with a type (soketi, Reverb and serve send {"type":"AuthError","error":…,"status":401}); \
+        the other channels keep flowing. While standard output is \
         behind, each consumer holds up to --buffer-limit events; when that is full, --when-full \
         pause-reading (the default) stops reading from the socket until the consumer has caught up \
         (nothing is lost; the server is slowed down, every channel waits), fail reports \

@@ -49,6 +49,20 @@ extension CLITests {
         }
     }
 
+    @Test("a refusal as soketi, Reverb and serve send it shows the server's type, message and status")
+    func subscriptionErrorDetails() async throws {
+        var configuration = FakePusherServer.Configuration(appSecret: Self.secret)
+        configuration.authRefusal = .subscriptionError
+        try await FakePusherServer.withRunning(configuration: configuration) { server in
+            let cli = try CLIProcess(
+                self.connectionArguments(server) + ["--secret", "not-the-secret", "--channel", "private-a"])
+            #expect(await cli.exitStatus() == 3, "stderr: \(cli.standardError)")
+            let line = cli.standardError.split(separator: "\n").first { $0.contains("subscriptionFailed") }
+            #expect(line?.hasPrefix("error: subscriptionFailed: Invalid signature") == true, "\(cli.standardError)")
+            #expect(line?.hasSuffix("[channel private-a] (HTTP 401) (type AuthError)") == true, "\(cli.standardError)")
+        }
+    }
+
     @Test("when every channel failed the command exits with status 3")
     func everyChannelFailed() async throws {
         try await FakePusherServer.withRunning { server in

@@ -5,7 +5,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
-/// `PusherClientOptions.fallbackEndpoints` and `PusherClient.switchEndpoint(to:fallbacks:)`, with two
+/// `PusherClientOptions.fallbackEndpoints` and `PusherClient.switchEndpoint(to:fallbacks:key:authorizer:)`, with two
 /// fake servers on loopback and the backoff in virtual time.
 @Suite("Endpoint failover", .timeLimit(.minutes(1)))
 struct EndpointFailoverTests {
@@ -183,6 +183,33 @@ struct EndpointFailoverTests {
                     #expect(try await events.next()?.data == "from-second")
                     await first.waitUntil { $0.openConnections.isEmpty }
                     #expect(await client.currentEndpoint.port == second.port)
+                }
+            }
+        }
+    }
+
+    @Test(
+        "switchEndpoint to another app (another cluster): its key and authorizer; private channels go on there"
+    )
+    func switchEndpointToAnotherApp() async throws {
+        let here = FakePusherServer.Configuration(appKey: "us-app-key", appSecret: "us-secret")
+        let there = FakePusherServer.Configuration(appKey: "eu-app-key", appSecret: "eu-secret")
+        try await FakePusherServer.withRunning(configuration: here) { first in
+            try await FakePusherServer.withRunning(configuration: there) { second in
+                var options = first.clientOptions()
+                options.authorizer = .signing(key: "us-app-key", secret: "us-secret")
+                let client = PusherClient(key: "us-app-key", options: options, clock: VirtualClock())
+                try await withRunningClient(client) { client in
+                    var events = client.events(on: "private-news").makeAsyncIterator()
+                    await first.waitForSubscribers(of: "private-news")
+                    try await client.switchEndpoint(
+                        to: second.clientOptions().endpoint, key: "eu-app-key",
+                        authorizer: .signing(key: "eu-app-key", secret: "eu-secret"))
+                    #expect(client.key == "eu-app-key")
+                    await second.waitForSubscribers(of: "private-news")
+                    await second.trigger(channel: "private-news", event: "flash", data: "from-eu")
+                    #expect(try await events.next()?.data == "from-eu")
+                    #expect(await client.state.isConnected)
                 }
             }
         }

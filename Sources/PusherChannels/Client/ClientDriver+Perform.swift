@@ -90,12 +90,12 @@ extension ClientDriver {
                 self.endConnectionSpans(state: state)
                 self.publishedState = state
                 self.publishedEndpoint = self.currentEndpoint
-                self.registry.publish(state, endpoint: self.currentEndpoint)
+                self.notified(self.registry.publish(state, endpoint: self.currentEndpoint))
             case .publishUser(let state):
                 self.log(.debug, "user state changed", ["pusher.user_state": "\(state)"])
                 if state != self.publishedUser {
                     self.publishedUser = state
-                    self.registry.publish(state)
+                    self.notified(self.registry.publish(state))
                 }
             case .report(let error):
                 self.log(
@@ -104,13 +104,13 @@ extension ClientDriver {
                         "pusher.error": "\(error.code)",
                         "pusher.close_code": "\(error.closeCode.map(String.init) ?? "-")",
                     ])
-                self.registry.report(error)
+                self.notified(self.registry.report(error))
             case .reportDecryptionFailure(let failure):
                 self.log(
                     .debug, "decryption failed",
                     ["pusher.channel": "\(failure.channel)", "pusher.event": "\(failure.event)"])
                 self.metrics?.decryptionFailed(failure)
-                self.registry.report(failure)
+                self.notified(self.registry.report(failure))
             case .notifySubscription(let event):
                 subscriptionsChanged = true
                 switch event {
@@ -121,11 +121,11 @@ extension ClientDriver {
                 case .failed(let channel, _):
                     self.log(.debug, "subscription failed", ["pusher.channel": "\(channel)"])
                 }
-                self.registry.notify(event)
+                self.notified(self.registry.notify(event))
             case .notifySubscriptionCount(let count, let channel):
-                self.registry.notifyCount(count, channel: channel.rawValue)
+                self.notified(self.registry.notifyCount(count, channel: channel.rawValue))
             case .notifyWatchlist(let event):
-                self.registry.notify(event)
+                self.notified(self.registry.notify(event))
             case .finished:
                 self.commands.yield(.finish)
             }
@@ -207,6 +207,16 @@ extension ClientDriver {
             if labelled { self.metrics?.handedOver(tally, channel: consumer.buffer.channel) } else { total += tally }
         }
         if !labelled { self.metrics?.handedOver(total, channel: nil) }
+    }
+
+    /// What the notification consumers' policies did with one notification: reading paused, the
+    /// oldest dropped at the ceiling, `dropOldest`/`dropNewest` drops, `fail`: logged and counted
+    /// as for events (under the name `notifications`).
+    mutating func notified(_ tally: DeliveryTally) {
+        guard tally.dropped > 0 || tally.consumersFailed > 0 || tally.readingPaused > 0 else { return }
+        self.logBackPressure(tally, channel: "notifications")
+        self.metrics?.handedOver(
+            DeliveryTally(dropped: tally.dropped, consumersFailed: tally.consumersFailed), channel: nil)
     }
 
     /// Logs consumers failed as too slow (`warning`) and events their policy dropped (`notice`),

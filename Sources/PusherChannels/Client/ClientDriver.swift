@@ -28,7 +28,10 @@ struct ClientDriver: Sendable {
         var version = 0
     }
 
-    let key: String
+    /// The application key: the options', or the last `switchEndpoint`'s.
+    var key: String
+    /// The authorizer: the options', or the last `switchEndpoint`'s.
+    var authorizer: ChannelAuthorizer?
     let options: PusherClientOptions
     let clock: ClockAdapter
     let logger: Logger?
@@ -84,6 +87,7 @@ struct ClientDriver: Sendable {
         commands: AsyncStream<Command>.Continuation
     ) {
         self.key = key
+        self.authorizer = options.authorizer
         self.options = options
         self.clock = clock
         self.logger = logger

@@ -18,7 +18,7 @@ extension PusherClient {
     nonisolated func runAuthorization(
         channel: String, socketID: String, isKeyReload: Bool = false, cancel: CallCancellation
     ) async {
-        guard let authorizer = self.options.authorizer else { return }
+        guard let authorizer = self.withEngine({ $0.authorizer }) else { return }
         await withSpan(isKeyReload ? "pusher.reload_key" : "pusher.authorize", ofKind: .client) { span in
             span.attributes["pusher.channel"] = channel
             span.attributes["pusher.socket_id"] = socketID

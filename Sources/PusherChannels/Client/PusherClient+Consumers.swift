@@ -107,17 +107,17 @@ extension PusherClient {
         return (id, token)
     }
 
-    /// Registers a notification consumer now (the newest `limit` elements are kept when it falls
-    /// behind); `first` gives an element to deliver at once (the current state). After the run it
-    /// gets `first` and its end.
+    /// Registers a notification consumer now, with ``PusherClientOptions/notificationBuffering``
+    /// (by default nothing is lost: reading pauses while it is behind); `first` gives an element to
+    /// deliver at once (the current state). After the run it gets `first` and its end.
     nonisolated func observe<Element: Sendable>(
-        limit: Int,
         _ observer: (ConsumerBuffer<Element>) -> ConsumerRegistry.Observer,
         first: ((ClientDriver) -> Element)? = nil
     ) -> (ConsumerBuffer<Element>, ListenerToken) {
-        let buffer = ConsumerBuffer<Element>(channel: nil, policy: ConsumerRegistry.observerPolicy(limit: limit)) { _ in
-            0
-        }
+        let policy = self.options.notificationBuffering
+        let buffer = ConsumerBuffer<Element>(
+            channel: nil, policy: policy, gate: self.flowGate, ceiling: ConsumerRegistry.observerCeiling(policy)
+        ) { _ in 0 }
         let id = self.withEngine { driver -> Int? in
             if let first { _ = buffer.deliver(contentsOf: CollectionOfOne(first(driver))) }
             return driver.registry.add(observer(buffer))

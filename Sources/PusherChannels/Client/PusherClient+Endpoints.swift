@@ -15,29 +15,46 @@ extension PusherClient {
     /// attempt when it was published (for `connecting`, the endpoint of that attempt).
     package nonisolated var connectionStatesAtEndpoints: PusherSequence<EndpointConnectionState> {
         PusherSequence { [self] in
-            self.observe(limit: 64, ConsumerRegistry.Observer.statesAtEndpoints) { driver in
+            self.observe(ConsumerRegistry.Observer.statesAtEndpoints) { driver in
                 EndpointConnectionState(state: driver.publishedState, endpoint: driver.publishedEndpoint)
             }
         }
     }
 
-    /// Switches to other endpoints at runtime (like pusher-js's `switchCluster`): `endpoint` first,
-    /// then `fallbacks` in order, round robin, as ``PusherClientOptions/fallbackEndpoints`` are.
+    /// Switches to other endpoints at runtime, and to another app with `key` (like pusher-js's
+    /// `switchCluster({appKey, cluster})`): `endpoint` first, then `fallbacks` in order, round
+    /// robin, as ``PusherClientOptions/fallbackEndpoints`` are.
+    ///
+    /// An app lives in one cluster of hosted Pusher, so moving to another cluster means another
+    /// app: pass its `key` (the cluster refuses a key it does not know with close code 4001), and
+    /// its `authorizer` when private and presence channels are signed per app (as
+    /// ``ChannelAuthorizer/signing(key:secret:masterKey:presenceMember:)`` does). Without them the
+    /// key and the authorizer stay as they are, which suits other servers of the same app
+    /// (self-hosted servers, failover).
     ///
     /// When connected, connecting or waiting to reconnect, the client drops the connection and
-    /// connects to `endpoint` at once; every subscription is kept and made again there, so the
-    /// sequences of events go on with the new server's events. Disconnected or failed, it only
-    /// changes where the next ``connect()`` goes.
+    /// connects to `endpoint` at once; every subscription is kept and made again there (authorized
+    /// afresh), so the sequences of events go on with the new server's events. Disconnected or
+    /// failed, it only changes where the next ``connect()`` goes.
     ///
     /// - Throws: ``PusherError`` with code `invalidConfiguration` when an endpoint cannot form a
-    ///   connection URL (an invalid host, port or path), or when the client's options are invalid;
-    ///   the endpoints are then left as they were.
-    public func switchEndpoint(to endpoint: PusherEndpoint, fallbacks: [PusherEndpoint] = []) throws(PusherError) {
-        let first = try ConnectionEndpoint(endpoint, key: self.key)
-        let rest = try fallbacks.map { fallback throws(PusherError) in try ConnectionEndpoint(fallback, key: self.key) }
+    ///   connection URL (an invalid host, port or path, or key), or when the client's options are
+    ///   invalid; the endpoints, key and authorizer are then left as they were.
+    public func switchEndpoint(
+        to endpoint: PusherEndpoint, fallbacks: [PusherEndpoint] = [], key: String? = nil,
+        authorizer: ChannelAuthorizer? = nil
+    ) throws(PusherError) {
+        let key = key ?? self.key
+        let first = try ConnectionEndpoint(endpoint, key: key)
+        let rest = try fallbacks.map { fallback throws(PusherError) in try ConnectionEndpoint(fallback, key: key) }
         try self.withEngine { driver throws(PusherError) in
             if case .failure(let error) = driver.configuredEndpoints { throw error }
             driver.endpointRotation?.replace(first: first, fallbacks: rest)
+            driver.key = key
+            if let authorizer {
+                driver.authorizer = authorizer
+                driver.engine.authorizerChanged(hasAuthorizer: true, localAuthorization: authorizer.local)
+            }
             driver.log(
                 .notice, "switching endpoint",
                 ["pusher.host": "\(endpoint.host)", "pusher.fallbacks": "\(fallbacks.count)"])

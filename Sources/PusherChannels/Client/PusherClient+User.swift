@@ -25,7 +25,7 @@ extension PusherClient {
 
     /// The sign-in state, starting with the current one.
     public nonisolated var userStates: PusherSequence<UserState> {
-        PusherSequence { [self] in self.observe(limit: 64, ConsumerRegistry.Observer.user) { $0.publishedUser } }
+        PusherSequence { [self] in self.observe(ConsumerRegistry.Observer.user) { $0.publishedUser } }
     }
 
     /// Events the server sends to the signed-in user (on `#server-to-user-{id}`), optionally only
@@ -43,6 +43,6 @@ extension PusherClient {
     /// Online and offline changes of the users on the signed-in user's watchlist (`watchlist` in
     /// `user_data`; the feature must be enabled for the app), one element per user id.
     public nonisolated var watchlistEvents: PusherSequence<WatchlistEvent> {
-        PusherSequence { [self] in self.observe(limit: 1024, ConsumerRegistry.Observer.watchlist) }
+        PusherSequence { [self] in self.observe(ConsumerRegistry.Observer.watchlist) }
     }
 }

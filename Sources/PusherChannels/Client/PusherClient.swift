@@ -33,8 +33,9 @@ import Tracing
 /// a `ServiceGroup`, or ``shutdown()``) closes it with a normal close frame first. Either way all
 /// sequences finish, and the client cannot be run again.
 public actor PusherClient: Service {
-    /// The application key.
-    public nonisolated let key: String
+    /// The application key: the one the client was made with, or the one of the last
+    /// ``switchEndpoint(to:fallbacks:key:authorizer:)`` that gave one.
+    public nonisolated var key: String { self.withEngine { $0.key } }
     public nonisolated let options: PusherClientOptions
 
     /// The value of the `client` query parameter the server sees.
@@ -81,7 +82,6 @@ public actor PusherClient: Service {
         key: String, options: PusherClientOptions, clock: C, logger: Logger?, transport: any PusherTransport
     )
     where C.Duration == Duration {
-        self.key = key
         self.options = options
         self.clock = ClockAdapter(clock)
         self.logger = logger
@@ -154,20 +154,20 @@ public actor PusherClient: Service {
     /// Connection states, starting with the current one.
     public nonisolated var connectionStates: ConnectionStateSequence {
         PusherSequence { [self] in
-            self.observe(limit: 64, ConsumerRegistry.Observer.states) { $0.publishedState }
+            self.observe(ConsumerRegistry.Observer.states) { $0.publishedState }
         }
     }
 
     /// Errors: connection closes and transport failures (also visible in the state), server
     /// `pusher:error` messages, malformed frames, failed subscriptions.
     public nonisolated var errors: PusherErrorSequence {
-        PusherSequence { [self] in self.observe(limit: 1024, ConsumerRegistry.Observer.errors) }
+        PusherSequence { [self] in self.observe(ConsumerRegistry.Observer.errors) }
     }
 
     /// Subscription confirmations and refusals, for one channel or (with `nil`) for all.
     public nonisolated func subscriptionEvents(on channel: String? = nil) -> SubscriptionEventSequence {
         PusherSequence { [self] in
-            self.observe(limit: 1024) { ConsumerRegistry.Observer.subscriptions(channel: channel, $0) }
+            self.observe { ConsumerRegistry.Observer.subscriptions(channel: channel, $0) }
         }
     }
 
@@ -176,7 +176,7 @@ public actor PusherClient: Service {
     /// have members instead). Counts of 0 are reported too. Does not subscribe by itself.
     public nonisolated func subscriptionCounts(on channel: String) -> PusherSequence<Int> {
         PusherSequence { [self] in
-            self.observe(limit: 64) { ConsumerRegistry.Observer.counts(channel: channel, $0) }
+            self.observe { ConsumerRegistry.Observer.counts(channel: channel, $0) }
         }
     }
 
@@ -185,7 +185,7 @@ public actor PusherClient: Service {
     /// for all. The other events of the channel keep flowing. Never carries keys or plaintext.
     public nonisolated func decryptionFailures(on channel: String? = nil) -> PusherSequence<DecryptionFailure> {
         PusherSequence { [self] in
-            self.observe(limit: 1024) { ConsumerRegistry.Observer.decryptionFailures(channel: channel, $0) }
+            self.observe { ConsumerRegistry.Observer.decryptionFailures(channel: channel, $0) }
         }
     }
 

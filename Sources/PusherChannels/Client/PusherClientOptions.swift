@@ -19,7 +19,7 @@ public struct PusherClientOptions: Sendable {
     /// endpoint; a connection that drops after it was established reconnects to the same endpoint
     /// first. A close code 4000–4099 before the handshake moves on too; the client stops only once
     /// every endpoint has refused that way in a row. Default none. See
-    /// ``PusherClient/switchEndpoint(to:fallbacks:)`` to change them at runtime.
+    /// ``PusherClient/switchEndpoint(to:fallbacks:key:authorizer:)`` to change them at runtime.
     public var fallbackEndpoints: [PusherEndpoint] = []
     /// Headers added to the WebSocket upgrade request (`Origin`, `Authorization`, `Cookie`, …).
     /// Names are case-insensitive: two names that differ only in case are refused. `Host`,
@@ -54,6 +54,19 @@ public struct PusherClientOptions: Sendable {
     public var maximumMessageSize: Int
     /// How many undelivered events a slow consumer may accumulate, and what happens beyond that.
     public var buffering: BufferingPolicy
+    /// The same for each consumer of the notification sequences (``PusherClient/connectionStates``,
+    /// ``PusherClient/errors``, ``PusherClient/subscriptionEvents(on:)``,
+    /// ``PusherClient/subscriptionCounts(on:)``, ``PusherClient/decryptionFailures(on:)``,
+    /// ``PusherClient/watchlistEvents``, ``PusherClient/userStates``). By default
+    /// (``BufferingPolicy/default``) nothing is lost: at 10 000 notifications behind, the client
+    /// stops reading from the socket until the consumer has caught up. Connection states and
+    /// errors of reconnection attempts do not come from the socket and keep coming while reading is
+    /// paused: a consumer holds at most its limit plus 65 536 (or twice its limit, if more), and
+    /// past that its oldest notification is dropped, logged and counted as any dropped event
+    /// (`pusher_events_dropped_total`).
+    /// `dropOldest` and `dropNewest` drop as they do for events; `fail` ends the consumer's
+    /// sequence (these never throw: its loop ends) and logs `consumerTooSlow`.
+    public var notificationBuffering: BufferingPolicy
     /// Authorizes private and presence channels. Without one, subscribing to them fails with
     /// `authorizationRequired`.
     public var authorizer: ChannelAuthorizer?
@@ -128,6 +141,7 @@ public struct PusherClientOptions: Sendable {
         self.connectsAutomatically = true
         self.maximumMessageSize = ClientDefaults.maximumMessageSize
         self.buffering = .default
+        self.notificationBuffering = .default
         self.tlsConfiguration = nil
         self.proxy = .direct
         self.metrics = Metrics()

@@ -70,6 +70,10 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     private let whenFull: BufferingPolicy.WhenFull
     /// What `pauseReading` holds while the buffer is over its limits (nil: the policy is another).
     private let gate: FlowGate?
+    /// With `pauseReading`, the most elements held past the limit: at this many the oldest is
+    /// dropped (nil: no ceiling). For notifications, some of which do not come from the socket
+    /// and so keep coming while reading is paused (see `ConsumerRegistry.observerPolicy`).
+    private let ceiling: Int?
     /// The bytes an element counts against the byte limit.
     private let byteCount: @Sendable (Element) -> Int
     /// The buffer, with the consumer's iterator as its one waiter.
@@ -79,8 +83,10 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
     ///   - gate: The client's flow gate, which the `pauseReading` policy holds while the buffer is
     ///     over its limits. Without one, `pauseReading` buffers without limit (for tests only).
     ///   - byteCount: What one element counts against the policy's byte limit.
+    ///   - ceiling: With `pauseReading`, how many elements the buffer holds at most, past its limit
+    ///     (nil: no ceiling); at the ceiling it drops the oldest.
     package init(
-        channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil,
+        channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil, ceiling: Int? = nil,
         byteCount: @escaping @Sendable (Element) -> Int
     ) {
         self.channel = channel
@@ -88,6 +94,7 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         self.byteLimit = policy.byteLimit
         self.whenFull = policy.whenFull
         self.gate = policy.whenFull == .pauseReading ? gate : nil
+        self.ceiling = ceiling.map { max($0, policy.limit) }
         self.byteCount = byteCount
     }
 
@@ -140,7 +147,12 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         }
         switch self.whenFull {
         case .pauseReading:
-            // Taken anyway (the reader stops after this batch); the gate closes once.
+            // Taken anyway (the reader stops after this batch); the gate closes once. Only at the
+            // ceiling (elements that keep coming while reading is paused) is the oldest dropped.
+            if let ceiling = self.ceiling, state.elements.count >= ceiling + reserved {
+                state.bytes -= state.elements.remove(at: reserved).size
+                tally.dropped += 1
+            }
             state.elements.append(Stored(element: element, size: size))
             state.bytes += size
             tally.accepted += 1

@@ -57,10 +57,18 @@ struct ConsumerRegistry: Sendable {
     /// Set when the client has finished: consumers made later are finished at once.
     private(set) var isClosed = false
 
-    /// How many notifications an observer keeps when it falls behind (the newest ones).
-    static func observerPolicy(limit: Int) -> BufferingPolicy {
-        BufferingPolicy(limit: limit, whenFull: .dropOldest, byteLimit: .max)
+    /// How many notifications a notification consumer holds at most, under `pauseReading` (the
+    /// default of ``PusherClientOptions/notificationBuffering``): reading from the socket pauses at
+    /// the policy's limit; the headroom above it takes the rest of the read that crossed it (one
+    /// read of many small messages can carry thousands of notifications) and the notifications that
+    /// do not come from the socket (connection states and errors of reconnection attempts while
+    /// reading is paused). Past it the oldest is dropped, so memory stays bounded.
+    static func observerCeiling(_ policy: BufferingPolicy) -> Int {
+        policy.limit + max(policy.limit, Self.observerHeadroom)
     }
+
+    /// The least headroom of a notification consumer above its limit (see ``observerCeiling(_:)``).
+    static let observerHeadroom = 65_536
 
     // MARK: Adding and removing
 
@@ -101,29 +109,37 @@ struct ConsumerRegistry: Sendable {
 
     // MARK: Publishing
 
-    /// Delivers `element` to the observers `select` picks, one lock and one wake each.
-    private func publish<Element: Sendable>(_ element: Element, _ select: (Observer) -> ConsumerBuffer<Element>?) {
-        for observer in self.observers.values {
+    /// Delivers `element` to the observers `select` picks, one lock and one wake each. Returns what
+    /// their policies did; observers that ended (or just failed, under `fail`) are forgotten.
+    private mutating func publish<Element: Sendable>(
+        _ element: Element, _ select: (Observer) -> ConsumerBuffer<Element>?
+    ) -> DeliveryTally {
+        var tally = DeliveryTally()
+        var gone: [Int] = []
+        for (id, observer) in self.observers {
             guard let buffer = select(observer) else { continue }
-            _ = buffer.deliver(contentsOf: CollectionOfOne(element))
+            if !buffer.deliver(contentsOf: CollectionOfOne(element), tally: &tally) { gone.append(id) }
         }
+        for id in gone { self.observers.removeValue(forKey: id) }
+        return tally
     }
 
-    func publish(_ state: ConnectionState, endpoint: PusherEndpoint) {
-        self.publish(state) { if case .states(let buffer) = $0 { buffer } else { nil } }
+    mutating func publish(_ state: ConnectionState, endpoint: PusherEndpoint) -> DeliveryTally {
+        var tally = self.publish(state) { if case .states(let buffer) = $0 { buffer } else { nil } }
         let change = EndpointConnectionState(state: state, endpoint: endpoint)
-        self.publish(change) { if case .statesAtEndpoints(let buffer) = $0 { buffer } else { nil } }
+        tally += self.publish(change) { if case .statesAtEndpoints(let buffer) = $0 { buffer } else { nil } }
+        return tally
     }
 
-    func publish(_ state: UserState) {
+    mutating func publish(_ state: UserState) -> DeliveryTally {
         self.publish(state) { if case .user(let buffer) = $0 { buffer } else { nil } }
     }
 
-    func report(_ error: PusherError) {
+    mutating func report(_ error: PusherError) -> DeliveryTally {
         self.publish(error) { if case .errors(let buffer) = $0 { buffer } else { nil } }
     }
 
-    func report(_ failure: DecryptionFailure) {
+    mutating func report(_ failure: DecryptionFailure) -> DeliveryTally {
         self.publish(failure) { observer in
             guard case .decryptionFailures(let channel, let buffer) = observer,
                 channel == nil || channel == failure.channel
@@ -132,11 +148,11 @@ struct ConsumerRegistry: Sendable {
         }
     }
 
-    func notify(_ event: WatchlistEvent) {
+    mutating func notify(_ event: WatchlistEvent) -> DeliveryTally {
         self.publish(event) { if case .watchlist(let buffer) = $0 { buffer } else { nil } }
     }
 
-    func notify(_ event: SubscriptionEvent) {
+    mutating func notify(_ event: SubscriptionEvent) -> DeliveryTally {
         self.publish(event) { observer in
             guard case .subscriptions(let channel, let buffer) = observer, channel == nil || channel == event.channel
             else { return nil }
@@ -144,7 +160,7 @@ struct ConsumerRegistry: Sendable {
         }
     }
 
-    func notifyCount(_ count: Int, channel: String) {
+    mutating func notifyCount(_ count: Int, channel: String) -> DeliveryTally {
         self.publish(count) { if case .counts(channel, let buffer) = $0 { buffer } else { nil } }
     }
 }

@@ -4,8 +4,9 @@
 ///
 /// Each iterator is its own consumer with its own buffer, registered when the iterator is made (a
 /// `for await` loop makes it at once), so nothing published after that is missed. When it falls
-/// behind, the oldest notifications it has not taken are dropped. It never throws, and finishes
-/// when the client stops or the iterating task is cancelled.
+/// behind, ``PusherClientOptions/notificationBuffering`` applies: by default nothing is lost, the
+/// client stops reading from the socket until it catches up. It never throws, and finishes when
+/// the client stops, the iterating task is cancelled, or (policy `fail`) it fell too far behind.
 public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
@@ -31,7 +32,7 @@ public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
 
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             guard let buffer = self.buffer else { return nil }
-            // Notification buffers never fail: they drop their oldest elements instead. A
+            // A notification buffer that failed (policy `fail`) ends the loop like its end. A
             // cancelled task's loop ends at once, even while notifications keep coming.
             if !Task.isCancelled, let element = try? await buffer.next(isolation: actor) { return element }
             // The end, or the task was cancelled: the consumer goes.

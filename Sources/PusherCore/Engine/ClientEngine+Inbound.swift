@@ -238,11 +238,18 @@ extension ClientEngine {
         PusherNameRules.isValidSocketID(socketID)
     }
 
-    /// Reads `{"message", "code"}` from a `pusher:error`, whether `data` is an object, a JSON
-    /// string, plain text, or missing.
+    /// Reads `{"message", "code"}` from a `pusher:error`, and `{"type", "error", "status"}` from a
+    /// `pusher:subscription_error` (soketi, Reverb, `serve`), whether `data` is an object, a JSON
+    /// string, plain text, or missing: the text from `error` or `message`, the status into
+    /// ``PusherError/httpStatus``, the type into ``PusherError/serverErrorType``.
     static func serverError(from message: PusherMessage) -> PusherError {
         let data = try? message.parsedData()
-        let text = data?["message"]?.stringValue ?? (data == nil ? message.data : nil) ?? "server error"
-        return PusherError(.serverError, text, closeCode: data?["code"]?.intValue, channel: message.channel)
+        let text =
+            data?["error"]?.stringValue ?? data?["message"]?.stringValue ?? (data == nil ? message.data : nil)
+            ?? "server error"
+        var error = PusherError(.serverError, text, closeCode: data?["code"]?.intValue, channel: message.channel)
+        error.httpStatus = data?["status"]?.intValue
+        error.serverErrorType = data?["type"]?.stringValue
+        return error
     }
 }

@@ -12,4 +12,14 @@ extension ClientEngine {
     package mutating func endpointsChanged(count: Int) {
         self.connection.endpointsChanged(count: count)
     }
+
+    /// The client switched to another app's authorizer (with its key): whether there is one, and
+    /// its in-process signing. Subscriptions are authorized afresh on the next connection.
+    package mutating func authorizerChanged(
+        hasAuthorizer: Bool,
+        localAuthorization: (@Sendable (String, String) -> Result<ChannelAuthorization, PusherError>?)?
+    ) {
+        self.configuration.hasAuthorizer = hasAuthorizer
+        self.configuration.localAuthorization = localAuthorization
+    }
 }

@@ -93,7 +93,7 @@ package struct ClientEngine: Sendable {
         }
     }
 
-    package let configuration: Configuration
+    package internal(set) var configuration: Configuration
     var connection: ConnectionStateMachine
     var subscriptions: SubscriptionStateMachine
     var decryption: DecryptionStateMachine

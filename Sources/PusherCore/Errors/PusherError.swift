@@ -3,7 +3,11 @@
 /// Every failure this package reports: connection closes, server errors, bad input, misuse.
 ///
 /// Compare errors by ``code``; the other fields say more. ``closeCode`` carries the WebSocket close
-/// code or the `code` of a `pusher:error` message exactly as the server sent it.
+/// code or the `code` of a `pusher:error` message exactly as the server sent it. A server's refusal
+/// of a subscription (`pusher:subscription_error`, as soketi, Laravel Reverb and
+/// `pusher-channels serve` send it) keeps its `type` in ``serverErrorType``, its `error` (or `message`)
+/// in ``message`` and its `status` in ``httpStatus``: what pusher-js hands its apps as
+/// `{type, error, status}`.
 public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is. New codes may be added in minor releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -87,9 +91,14 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
     public var closeCode: Int?
     /// The channel the error concerns, when there is one.
     public var channel: String?
-    /// The HTTP status of an auth endpoint's answer, for `authorizationFailed`, or of an HTTP
-    /// proxy's refusal of `CONNECT`, for `proxyFailed`.
+    /// The HTTP status of an auth endpoint's answer, for `authorizationFailed`, of an HTTP proxy's
+    /// refusal of `CONNECT`, for `proxyFailed`, or the `status` a server gave its refusal of a
+    /// subscription (401 for a bad signature), for `subscriptionFailed`.
     public var httpStatus: Int?
+    /// The server's own name for the failure, for `subscriptionFailed`: the `type` of a
+    /// `pusher:subscription_error` (`"AuthError"` for a bad signature, `"LimitReached"`, …), as
+    /// the server sent it. ``code`` is this package's classification; this is the server's.
+    public var serverErrorType: String?
     /// The body of an auth endpoint's answer (at most 4 KiB of it), for `authorizationFailed`.
     public var responseBody: String?
     /// The underlying error, when there is one. Not part of equality.
@@ -114,6 +123,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         if let closeCode { text += " (code \(closeCode))" }
         if let channel { text += " [channel \(channel)]" }
         if let httpStatus { text += " (HTTP \(httpStatus))" }
+        if let serverErrorType { text += " (type \(serverErrorType))" }
         if let cause { text += " (cause: \(cause))" }
         return text
     }
@@ -121,6 +131,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: PusherError, rhs: PusherError) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message && lhs.closeCode == rhs.closeCode
             && lhs.channel == rhs.channel && lhs.httpStatus == rhs.httpStatus && lhs.responseBody == rhs.responseBody
+            && lhs.serverErrorType == rhs.serverErrorType
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -129,5 +140,6 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         hasher.combine(self.closeCode)
         hasher.combine(self.channel)
         hasher.combine(self.httpStatus)
+        hasher.combine(self.serverErrorType)
     }
 }

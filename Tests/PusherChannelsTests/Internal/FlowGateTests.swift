@@ -104,4 +104,19 @@ struct FlowGateTests {
             #expect(gate.isOpen)
         }
     }
+
+    @Test("with a ceiling, pauseReading holds at most that many: past it the oldest go, counted as dropped")
+    func ceiling() async {
+        let gate = FlowGate()
+        let buffer = ConsumerBuffer<Int>(
+            channel: nil, policy: BufferingPolicy(limit: 2, whenFull: .pauseReading), gate: gate, ceiling: 4
+        ) { _ in 0 }
+        _ = buffer.deliver(contentsOf: 1...10)
+        #expect(!gate.isOpen)
+        buffer.finish()
+        var taken: [Int] = []
+        while let element = try? await buffer.next() { taken.append(element) }
+        #expect(taken == [7, 8, 9, 10])
+        #expect(gate.isOpen)
+    }
 }
