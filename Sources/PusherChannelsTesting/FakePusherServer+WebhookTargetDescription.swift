@@ -24,10 +24,10 @@ extension FakePusherServer.WebhookTarget: CustomStringConvertible, CustomDebugSt
 extension FakePusherServer.WebhookTarget {
     /// ``url`` without the user name and password it may carry (`http://user:pass@host/` shows as
     /// `http://redacted@host/`).
-    public var redactedURL: String { Self.redactingCredentials(self.url) }
+    package var redactedURL: String { Self.redactingCredentials(self.url) }
 
     /// `url` with the user information of its authority (before `@`) replaced by `redacted`.
-    public static func redactingCredentials(_ url: String) -> String {
+    package static func redactingCredentials(_ url: String) -> String {
         guard let scheme = url.firstRange(of: "://") else { return url }
         let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         guard let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else { return url }
