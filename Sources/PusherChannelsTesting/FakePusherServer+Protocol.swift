@@ -111,11 +111,12 @@ extension FakePusherServer {
 
     /// Does what the engine decided, in order.
     func perform(_ actions: [ServerAction]) {
+        let logsFrames = self.configuration.logger.map { $0.logLevel <= .debug } ?? false
         for action in actions {
             switch action {
             case .send(let text, let ids):
                 for id in ids { self.sinks[id]?.send(text) }
-                if self.configuration.logger?.logLevel == .trace || self.configuration.logger?.logLevel == .debug {
+                if logsFrames {
                     for id in ids { self.log(.debug, "\(self.socketID(id)) ← \(ServerEngine.escaped(text))") }
                 }
             case .close(let id, let code, let reason):

@@ -12,12 +12,15 @@ extension ServerEngine {
         channel: String, event: String, data: String, userID: String? = nil, excluding socketID: String? = nil
     ) -> (actions: [ServerAction], recipients: Int) {
         if Self.isCacheChannel(channel) { self.cache[channel] = (event, data) }
-        let targets = (self.subscribers[channel] ?? []).filter { self.connections[$0]?.socketID != socketID }
+        guard let subscribers = self.subscribers[channel] else { return ([], 0) }
+        // One pass over the channel's subscribers, in no particular order (nothing depends on it).
+        let targets: [Int] =
+            socketID == nil
+            ? Array(subscribers) : subscribers.filter { self.connections[$0]?.socketID != socketID }
         guard !targets.isEmpty else { return ([], 0) }
         var actions: [ServerAction] = []
         self.send(
-            PusherMessage(event: event, channel: channel, data: data, userID: userID), to: targets.sorted(),
-            into: &actions)
+            PusherMessage(event: event, channel: channel, data: data, userID: userID), to: targets, into: &actions)
         return (actions, targets.count)
     }
 
