@@ -121,7 +121,7 @@ extension CLITests {
             let connection: RawTCPConnection
             do {
                 connection = try await RawTCPConnection.connect(port: port)
-            } catch let error as IOError where error.errnoCode == ECONNRESET {
+            } catch  where Self.isConnectionReset(error) {
                 resetAtConnect += 1
                 continue
             }
@@ -223,6 +223,14 @@ extension CLITests {
     }
 
     /// The process's resident memory (Linux), nil elsewhere.
+    /// Whether connecting failed because the peer reset the connection: an `IOError` with
+    /// `ECONNRESET`, bare or wrapped by NIO's connect (a plain run saw it arrive as
+    /// "read(descriptor:pointer:size:): Connection reset by peer)", not matched as a bare `IOError`).
+    static func isConnectionReset(_ error: any Error) -> Bool {
+        if let error = error as? IOError, error.errnoCode == ECONNRESET { return true }
+        return String(describing: error).contains("Connection reset by peer")
+    }
+
     static func residentBytes(of cli: CLIProcess) -> Int? {
         guard
             let status = try? String(contentsOfFile: "/proc/\(cli.processIdentifier)/status", encoding: .utf8),
