@@ -82,6 +82,7 @@ struct EndpointFailoverTests {
                     #expect(cause?.code == .transportFailed)
                     #expect(await first.snapshot.refusedConnections == 1)
                     // The move is logged at notice with the endpoint; header values never are.
+                    await client.observationsTold()
                     let moved = records.all.filter { $0.level == .notice && $0.message == "trying the next endpoint" }
                     #expect(moved.map { $0.metadata["pusher.port"] } == ["\(second.port)"])
                     #expect(moved.first?.metadata["pusher.host"] == second.host)

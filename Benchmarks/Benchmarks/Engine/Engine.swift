@@ -21,4 +21,20 @@ let benchmarks: @Sendable () -> Void = {
             guard delivered == workload.events else { fatalError("delivered \(delivered) of \(workload.events)") }
         }
     }
+    // Entering the client's state once per socket read: a lock on the reading thread (the design)
+    // against a hop onto an actor from that thread (the alternative the design notes weigh).
+    if #available(macOS 15, *) {
+        let entryConfiguration = Benchmark.Configuration(
+            metrics: [.cpuTotal, .wallClock, .mallocCountTotal], scalingFactor: .mega, maxDuration: .seconds(5),
+            maxIterations: 20)
+        Benchmark("entry-lock-per-batch", configuration: entryConfiguration) { benchmark in
+            blackHole(EntryCost.locked(batches: benchmark.scaledIterations.count))
+        }
+        Benchmark("entry-actor-hop-per-batch", configuration: entryConfiguration) { benchmark in
+            blackHole(await EntryCost.hopped(batches: benchmark.scaledIterations.count))
+        }
+        Benchmark("entry-actor-handed-over-per-batch", configuration: entryConfiguration) { benchmark in
+            blackHole(await EntryCost.handedOver(batches: benchmark.scaledIterations.count))
+        }
+    }
 }

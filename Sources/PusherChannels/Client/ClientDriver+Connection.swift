@@ -35,16 +35,13 @@ extension ClientDriver {
 
     mutating func connectionCancelled(generation: Generation) {
         if let pause = self.connections.removeValue(forKey: generation)?.pause { self.flowGate.cancelPause(pause) }
-        if let span = self.connectionSpans.removeValue(forKey: generation) {
-            span.attributes["pusher.cancelled"] = true
-            span.end()
-        }
+        self.endConnectionSpan(generation: generation, cancelled: true)
     }
 
     mutating func connectionEnded(generation: Generation, outcome: ConnectionOutcome) {
         // The engine's new state ends the attempt's span with its cause; a socket the engine had
         // already left behind ends its span here.
-        defer { self.connectionSpans.removeValue(forKey: generation)?.end() }
+        defer { self.endConnectionSpan(generation: generation, cancelled: false) }
         let handle = self.connections.removeValue(forKey: generation)
         if let pause = handle?.pause { self.flowGate.cancelPause(pause) }
         let now = self.clock.now

@@ -6,7 +6,8 @@ import PusherCore
 extension ClientDriver {
     /// Performs the engine's actions, in order. The only place where the engine's decisions turn
     /// into I/O: socket writes and closes (queued on their event loops), child tasks (asked of the
-    /// run loop), consumer buffers, notifications. Nothing here suspends or takes the engine lock.
+    /// run loop), consumer buffers, notifications. Nothing here suspends or takes the engine lock,
+    /// and no user code runs: log lines, metrics and spans are gathered, told after the unlock.
     mutating func perform(_ actions: [ClientEngine.Action]) {
         // Consumers with staged events (handed over once each, after the batch) and consumers to forget.
         var staged = self.stagedBuffer
@@ -248,7 +249,7 @@ extension ClientDriver {
 
     /// Logs a new connection state: reconnections at `notice` (with the attempt, the delay and the
     /// cause's code), a connection that failed for good at `warning`, the rest at `debug`.
-    private func logStateChange(_ state: ConnectionState) {
+    private mutating func logStateChange(_ state: ConnectionState) {
         switch state {
         case .reconnecting(let attempt, let delay, let cause):
             self.log(

@@ -15,6 +15,9 @@ import Tracing
 /// closes queued on the sockets' event loops, child tasks asked of the run loop. Nothing performed
 /// here suspends or calls back into the lock, so one read's events go from the socket thread into
 /// the consumers' buffers with no hop in between.
+///
+/// No user code runs under the lock: log lines, metric changes and span ends are only gathered
+/// here (``Observations``) and told by `withEngine` once the lock is released.
 struct ClientDriver: Sendable {
     enum RunPhase: Sendable {
         case idle, running, finished
@@ -65,8 +68,13 @@ struct ClientDriver: Sendable {
     var actionBuffer: [ClientEngine.Action] = []
     /// Consumers with staged events, reused across batches.
     var stagedBuffer: [EventConsumer] = []
-    /// swift-metrics instruments; nil (nothing recorded) without a metrics backend.
+    /// The bookkeeping of the swift-metrics instruments; nil (nothing recorded) without a metrics
+    /// backend.
     var metrics: ClientMetrics?
+    /// Log lines and span ends not yet told (see ``Observations``).
+    var observed: [Observation] = []
+    /// Observations taken out of the lock and not yet told (see `PusherClient.observationsTold()`).
+    var tellsUnderway = 0
     /// The tracing span of each connection attempt, until it connects or fails.
     var connectionSpans: [Generation: any Span] = [:]
     /// Pace the log lines about events dropped under `dropOldest` and `dropNewest`, about consumers
@@ -83,7 +91,7 @@ struct ClientDriver: Sendable {
     var publishedUser = UserState.signedOut
 
     init(
-        key: String, options: PusherClientOptions, clock: ClockAdapter, logger: Logger?,
+        key: String, options: PusherClientOptions, clock: ClockAdapter, logger: Logger?, recordsMetrics: Bool,
         commands: AsyncStream<Command>.Continuation
     ) {
         self.key = key
@@ -117,7 +125,7 @@ struct ClientDriver: Sendable {
             )
         )
         self.engine.endpointsChanged(count: 1 + options.fallbackEndpoints.count)
-        self.metrics = ClientMetrics(options: options.metrics)
+        self.metrics = recordsMetrics ? ClientMetrics(includesChannelLabel: options.metrics.includesChannelLabel) : nil
     }
 
     /// The endpoint of the latest connection attempt (see `PusherClient.currentEndpoint`).
@@ -131,9 +139,23 @@ struct ClientDriver: Sendable {
             ? self.engine.userConsumerCount : self.engine.consumerCount(on: channel)
     }
 
-    func log(
+    /// Gathers a log line, told once the lock is released (nothing without a logger).
+    mutating func log(
         _ level: Logger.Level, _ message: @autoclosure () -> Logger.Message, _ metadata: Logger.Metadata = [:]
     ) {
-        self.logger?.log(level: level, message(), metadata: metadata)
+        guard self.logger != nil else { return }
+        self.observed.append(.log(level, message(), metadata))
+    }
+
+    /// Takes what is to be told to the logger, the metrics backend and the tracer (nil when
+    /// nothing), in the locked section where it was gathered.
+    mutating func takeObservations() -> Observations? {
+        var observations = Observations()
+        if !self.observed.isEmpty {
+            observations.list = self.observed
+            self.observed = []
+        }
+        self.metrics?.take(into: &observations)
+        return observations.isEmpty ? nil : observations
     }
 }

@@ -10,7 +10,7 @@ extension PusherClient {
     nonisolated func runConnection(
         generation: Generation, url: String, endpoint: PusherEndpoint, headersAbandoned: WaitableState<Bool>
     ) async {
-        self.withEngine { $0.startConnectionSpan(generation: generation, endpoint: endpoint) }
+        self.startConnectionSpan(generation: generation, endpoint: endpoint)
         var configuration = TransportConfiguration(
             maximumMessageSize: self.options.maximumMessageSize, handshakeTimeout: self.options.handshakeTimeout,
             outboundBufferLimit: self.options.outboundBufferLimit)

@@ -45,6 +45,8 @@ public actor PusherClient: Service {
 
     nonisolated let clock: ClockAdapter
     nonisolated let logger: Logger?
+    /// Tells the metrics backend what the driver's bookkeeping decided; nil without a backend.
+    nonisolated let metricsRecorder: MetricsRecorder?
     nonisolated let transport: any PusherTransport
     nonisolated let commands: AsyncStream<Command>.Continuation
     private let commandStream: AsyncStream<Command>
@@ -62,9 +64,9 @@ public actor PusherClient: Service {
     ///   - key: The application key.
     ///   - options: Where to connect and how to behave.
     ///   - logger: Where to log. Without one the client logs nothing. Event payloads and secrets are
-    ///     logged at `trace` level at most. The client logs (and records metrics and spans) while it
-    ///     holds its state lock, so a line is written before the change it reports can be observed;
-    ///     a log handler must therefore not call back into the client.
+    ///     logged at `trace` level at most. Log lines (like metrics and spans) are written after the
+    ///     client releases its state lock, so a log handler may call back into the client; a line
+    ///     can therefore come just after the change it reports is observable.
     public init(key: String, options: PusherClientOptions = .init(), logger: Logger? = nil) {
         self.init(key: key, options: options, clock: ContinuousClock(), logger: logger)
     }
@@ -87,8 +89,11 @@ public actor PusherClient: Service {
         self.logger = logger
         self.transport = transport
         (self.commandStream, self.commands) = AsyncStream.makeStream()
+        // The metrics backend's factory makes the fixed instruments here, outside any lock.
+        self.metricsRecorder = MetricsRecorder(options: options.metrics)
         let driver = ClientDriver(
-            key: key, options: options, clock: self.clock, logger: logger, commands: self.commands)
+            key: key, options: options, clock: self.clock, logger: logger,
+            recordsMetrics: self.metricsRecorder != nil, commands: self.commands)
         self.timerAlarm = driver.timerAlarm
         self.flowGate = driver.flowGate
         self.driver = NIOLockedValueBox(driver)
@@ -97,18 +102,27 @@ public actor PusherClient: Service {
     /// The one way into the client's state: runs `body` with the driver under its lock. Called from
     /// wherever an input happens (a socket's event loop, a consumer's task, a timer, a call's
     /// answer); `body` never suspends, and nothing it performs comes back into the lock.
+    ///
+    /// What `body` gathered for the logger, the metrics backend and the tracer is taken out in the
+    /// same locked section and told after the unlock (``tell(_:)``): user code never runs locked.
     nonisolated func withEngine<Result, Failure: Error>(
         _ body: (inout ClientDriver) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // NIOLockedValueBox rethrows untyped: carry a typed error out by hand.
-        let outcome: Swift.Result<Result, Failure> = self.driver.withLockedValue { driver in
+        typealias Outcome = (result: Swift.Result<Result, Failure>, observations: Observations?)
+        let outcome: Outcome = self.driver.withLockedValue { driver in
+            let result: Swift.Result<Result, Failure>
             do throws(Failure) {
-                return .success(try body(&driver))
+                result = .success(try body(&driver))
             } catch {
-                return .failure(error)
+                result = .failure(error)
             }
+            let observations = driver.takeObservations()
+            if observations != nil { driver.tellsUnderway += 1 }
+            return (result, observations)
         }
-        return try outcome.get()
+        if let observations = outcome.observations { self.tell(observations) }
+        return try outcome.result.get()
     }
 
     // MARK: Observing

@@ -3,29 +3,19 @@
 import CoreMetrics
 import PusherCore
 
-/// The client's swift-metrics instruments, kept in the client's driver (under its lock).
+/// The bookkeeping of the client's swift-metrics instruments, kept in the client's driver (under
+/// its lock). It never calls the metrics backend: it decides what changes (``MetricUpdate``s and
+/// per-batch sums, taken out with the driver's ``Observations``), and ``MetricsRecorder`` tells the
+/// backend once the lock is released.
 ///
 /// The per-event metrics are counted per batch: the driver adds up what one batch delivered or
-/// dropped and increments each counter once. Instruments with dimensions are made on first use and
-/// kept, so the metrics backend is asked for each one once.
+/// dropped and each counter is incremented once. Instruments with dimensions are made (outside the
+/// lock) on first use and kept here, so the metrics backend is asked for each one once.
 struct ClientMetrics: Sendable {
-    /// One instrument: its label and dimensions.
-    private struct Key: Hashable {
-        var label: String
-        var dimensions: [String]
-    }
+    typealias Key = MetricUpdate.Key
 
-    private let factory: any MetricsFactory
     let includesChannelLabel: Bool
-    private let eventsReceived: Counter
-    /// The unlabelled per-consumer counters; nil with channel labels, so that a metric name never
-    /// has two label sets (Prometheus refuses that).
-    private let eventsDelivered: Counter?
-    private let eventsDropped: Counter?
-    private let consumersFailed: Counter?
-    /// Gauges shared by every client of the factory: each client adds and removes its own share.
-    private let connected: Meter
-    private let subscriptions: Meter
+    /// Instruments with dimensions already made (see ``MetricsRecorder``).
     private var counters: [Key: Counter] = [:]
     private var timers: [Key: Timer] = [:]
     /// The engine's running count of received channel events at the last report.
@@ -33,29 +23,34 @@ struct ClientMetrics: Sendable {
     /// This client's share of the gauges.
     private var reportedConnected = 0
     private var reportedSubscriptions = 0
+    /// Not yet told: channel events received, per-batch tallies without a channel label, the rest.
+    private(set) var eventsReceived = 0
+    private(set) var handedOver = DeliveryTally()
+    private(set) var updates: [MetricUpdate] = []
 
-    /// The metrics of a client with `options`, or nil when no metrics backend is bootstrapped (then
-    /// the client records nothing at all).
-    init?(options: PusherClientOptions.Metrics) {
-        let factory = options.factory ?? MetricsSystem.factory
-        if factory is NOOPMetricsHandler { return nil }
-        self.factory = factory
-        self.includesChannelLabel = options.includesChannelLabel
-        self.eventsReceived = Counter(label: "pusher_events_received_total", factory: factory)
-        if options.includesChannelLabel {
-            (self.eventsDelivered, self.eventsDropped, self.consumersFailed) = (nil, nil, nil)
-        } else {
-            self.eventsDelivered = Counter(label: "pusher_events_delivered_total", factory: factory)
-            self.eventsDropped = Counter(label: "pusher_events_dropped_total", factory: factory)
-            self.consumersFailed = Counter(label: "pusher_consumers_failed_total", factory: factory)
-        }
-        self.connected = Meter(label: "pusher_connected", factory: factory)
-        self.subscriptions = Meter(label: "pusher_subscriptions", factory: factory)
+    init(includesChannelLabel: Bool) {
+        self.includesChannelLabel = includesChannelLabel
+    }
+
+    /// Moves what is not yet told into `observations`.
+    mutating func take(into observations: inout Observations) {
+        observations.eventsReceived = self.eventsReceived
+        observations.handedOver = self.handedOver
+        observations.metrics = self.updates
+        self.eventsReceived = 0
+        self.handedOver = DeliveryTally()
+        self.updates = []
+    }
+
+    /// Keeps the instruments the recorder made, so that the next update finds them.
+    mutating func keep(_ made: MetricsRecorder.Made) {
+        for (key, counter) in made.counters { self.counters[key] = counter }
+        for (key, timer) in made.timers { self.timers[key] = timer }
     }
 
     // MARK: Connection
 
-    /// A new connection state: counted by state; a reconnection also by its cause (the error code).
+    /// Counts a state change (and a reconnection with its cause) and moves the `pusher_connected` gauge.
     mutating func stateChanged(to state: ConnectionState) {
         let name: String
         switch state {
@@ -64,64 +59,71 @@ struct ClientMetrics: Sendable {
         case .connected: name = "connected"
         case .reconnecting(_, _, let cause):
             name = "reconnecting"
-            self.counter("pusher_reconnects_total", ["cause", Self.snakeCase(cause.code.description)]).increment()
+            self.increment("pusher_reconnects_total", ["cause", Self.snakeCase(cause.code.description)])
         case .disconnected: name = "disconnected"
         case .failed: name = "failed"
         }
-        self.counter("pusher_connection_state_changes_total", ["state", name]).increment()
+        self.increment("pusher_connection_state_changes_total", ["state", name])
         let connected = state.isConnected ? 1 : 0
         if connected != self.reportedConnected {
-            Self.move(self.connected, by: connected - self.reportedConnected)
+            self.updates.append(.connected(delta: connected - self.reportedConnected))
             self.reportedConnected = connected
         }
     }
 
-    /// This client's confirmed subscriptions now; the gauge moves by the difference.
+    /// Moves the `pusher_subscriptions` gauge to `count`.
     mutating func subscriptionCount(_ count: Int) {
         guard count != self.reportedSubscriptions else { return }
-        Self.move(self.subscriptions, by: count - self.reportedSubscriptions)
+        self.updates.append(.subscriptions(delta: count - self.reportedSubscriptions))
         self.reportedSubscriptions = count
     }
 
     // MARK: Events (once per batch)
 
-    /// The engine's running count of channel events received; the counter grows by the difference.
+    /// Adds the channel events received since the last report (`total` is the engine's running count).
     mutating func received(total: Int) {
         let new = total - self.reportedReceived
         guard new > 0 else { return }
         self.reportedReceived = total
-        self.eventsReceived.increment(by: new)
+        self.eventsReceived += new
     }
 
-    /// What one batch's hand-over to consumers of `channel` did: events taken, events a full
-    /// buffer dropped (`dropOldest`, `dropNewest`), a consumer failed for being too slow (`fail`).
+    /// Adds one hand-over's tally (of one channel with channel labels, of the batch without).
     mutating func handedOver(_ tally: DeliveryTally, channel: String?) {
-        self.add(tally.accepted, to: self.eventsDelivered, or: "pusher_events_delivered_total", channel: channel)
-        self.add(tally.dropped, to: self.eventsDropped, or: "pusher_events_dropped_total", channel: channel)
-        self.add(tally.consumersFailed, to: self.consumersFailed, or: "pusher_consumers_failed_total", channel: channel)
+        guard self.includesChannelLabel else {
+            self.handedOver.accepted += tally.accepted
+            self.handedOver.dropped += tally.dropped
+            self.handedOver.consumersFailed += tally.consumersFailed
+            return
+        }
+        let label = ["channel", channel ?? "*"]
+        self.increment("pusher_events_delivered_total", label, by: tally.accepted)
+        self.increment("pusher_events_dropped_total", label, by: tally.dropped)
+        self.increment("pusher_consumers_failed_total", label, by: tally.consumersFailed)
     }
 
     // MARK: Requests
 
-    /// One authorizer call: a subscription's authorization or an encrypted channel's key reload.
+    /// Counts and times one authorizer call (a subscription's or a key reload's).
     mutating func authorization(channel: String, isKeyReload: Bool, succeeded: Bool, duration: Duration) {
         let kind = isKeyReload ? "key_reload" : "subscribe"
         let result = succeeded ? "success" : "failure"
         var dimensions = ["kind", kind, "result", result]
-        self.timer("pusher_authorization_duration_seconds", dimensions).recordNanoseconds(Self.nanoseconds(duration))
+        self.record("pusher_authorization_duration_seconds", dimensions, duration)
         if self.includesChannelLabel { dimensions += ["channel", channel] }
-        self.counter("pusher_authorizations_total", dimensions).increment()
+        self.increment("pusher_authorizations_total", dimensions)
     }
 
-    /// One user authenticator call (sign-in).
+    /// Counts and times one user-authenticator call.
     mutating func signIn(succeeded: Bool, duration: Duration) {
         let dimensions = ["result", succeeded ? "success" : "failure"]
-        self.timer("pusher_sign_in_duration_seconds", dimensions).recordNanoseconds(Self.nanoseconds(duration))
-        self.counter("pusher_sign_ins_total", dimensions).increment()
+        self.record("pusher_sign_in_duration_seconds", dimensions, duration)
+        self.increment("pusher_sign_ins_total", dimensions)
     }
 
     // MARK: Encrypted channels
 
+    /// Counts a decryption failure by reason.
     mutating func decryptionFailed(_ failure: DecryptionFailure) {
         let reason: String
         switch failure.reason {
@@ -134,67 +136,35 @@ struct ClientMetrics: Sendable {
         }
         var dimensions = ["reason", reason]
         if self.includesChannelLabel { dimensions += ["channel", failure.channel] }
-        self.counter("pusher_decryption_failures_total", dimensions).increment()
+        self.increment("pusher_decryption_failures_total", dimensions)
     }
 
-    /// The client stopped reading a socket until its consumers catch up (``BufferingPolicy/WhenFull/pauseReading``).
+    /// Counts a pause of reading for a consumer that fell behind.
     mutating func readingPaused() {
-        self.counter("pusher_reading_paused_total", []).increment()
+        self.increment("pusher_reading_paused_total", [])
     }
 
+    /// Counts a key reload of an encrypted channel.
     mutating func keyReloadStarted(channel: String) {
-        self.counter("pusher_key_reloads_total", self.includesChannelLabel ? ["channel", channel] : []).increment()
+        self.increment("pusher_key_reloads_total", self.includesChannelLabel ? ["channel", channel] : [])
     }
 
-    // MARK: Instruments
+    // MARK: Updates
 
-    /// Adds `count` to the unlabelled `counter`, or to the `channel`-labelled counter `label` when
-    /// channel labels are on (`*` for consumers of more than one channel).
-    private mutating func add(_ count: Int, to counter: Counter?, or label: String, channel: String?) {
+    private mutating func increment(_ label: String, _ dimensions: [String], by count: Int = 1) {
         guard count > 0 else { return }
-        if let counter {
-            counter.increment(by: count)
-        } else {
-            self.counter(label, ["channel", channel ?? "*"]).increment(by: count)
-        }
-    }
-
-    /// The counter `label` with `dimensions` (name, value, name, value, …), made on first use.
-    private mutating func counter(_ label: String, _ dimensions: [String]) -> Counter {
         let key = Key(label: label, dimensions: dimensions)
-        if let counter = self.counters[key] { return counter }
-        let counter = Counter(label: label, dimensions: Self.pairs(dimensions), factory: self.factory)
-        self.counters[key] = counter
-        return counter
+        self.updates.append(.increment(key, by: count, made: self.counters[key]))
     }
 
-    private mutating func timer(_ label: String, _ dimensions: [String]) -> Timer {
+    private mutating func record(_ label: String, _ dimensions: [String], _ duration: Duration) {
         let key = Key(label: label, dimensions: dimensions)
-        if let timer = self.timers[key] { return timer }
-        let timer = Timer(label: label, dimensions: Self.pairs(dimensions), factory: self.factory)
-        self.timers[key] = timer
-        return timer
-    }
-
-    /// Moves a shared gauge by this client's change (meters take non-negative amounts only).
-    private static func move(_ meter: Meter, by delta: Int) {
-        if delta > 0 {
-            meter.increment(by: Double(delta))
-        } else if delta < 0 {
-            meter.decrement(by: Double(-delta))
-        }
-    }
-
-    private static func pairs(_ flat: [String]) -> [(String, String)] {
-        stride(from: 0, to: flat.count - 1, by: 2).map { (flat[$0], flat[$0 + 1]) }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        self.updates.append(.record(key, nanoseconds: nanoseconds, made: self.timers[key]))
     }
 
-    /// `pongTimeout` → `pong_timeout`: label values in the swift-server style.
+    /// `connectionFailed` → `connection_failed`.
     static func snakeCase(_ name: String) -> String {
         var result = ""
         for character in name {

@@ -36,6 +36,7 @@ struct ClientLoggingTests {
                 server.refuseConnections(true)
                 await server.close(code: 4100, reason: "over capacity")
                 while let state = await states.next(), !state.isReconnecting(attempt: 1) {}
+                await client.observationsTold()
 
                 let closed = Self.records(records, .notice, "connection closed")
                 #expect(closed.map { $0.metadata["pusher.close_code"] } == ["4100"])
@@ -50,6 +51,7 @@ struct ClientLoggingTests {
                 await clock.waitForDeadlines([.seconds(1)])
                 clock.advance(by: .seconds(1))
                 while let state = await states.next(), !state.isReconnecting(attempt: 2) {}
+                await client.observationsTold()
                 let failures = Self.records(records, .warning, "connection failed")
                 #expect(failures.count == 1)
                 #expect(failures.first?.metadata["pusher.error"] == "\(PusherError.Code.transportFailed)")
@@ -95,8 +97,8 @@ struct ClientLoggingTests {
                     }
                 }
                 #expect(slow?.code == .consumerTooSlow)
-                // The line is logged in the same turn of the client as the failure: one call later it is there.
-                _ = await client.channels
+                // The line is told once the client's lock is released: wait until it is.
+                await client.observationsTold()
             }
         }
         let warnings = Self.records(
@@ -127,7 +129,7 @@ struct ClientLoggingTests {
                     let marker = try await markers.next()
                     #expect(marker?.data == channel)
                     await #expect(throws: PusherError.self) { while try await events.next() != nil {} }
-                    _ = await client.channels
+                    await client.observationsTold()
                 }
             }
         }
@@ -155,13 +157,13 @@ struct ClientLoggingTests {
                         await server.trigger(channel: "feed", event: "e", data: "\(round * 50 + index)")
                         _ = try await reader.next()
                     }
-                    _ = await client.channels
+                    await client.observationsTold()
                     clock.advance(by: .seconds(10))
                 }
                 // One more drop after the pause: its line counts every drop since the last line.
                 await server.trigger(channel: "feed", event: "e", data: "last")
                 _ = try await reader.next()
-                _ = await client.channels
+                await client.observationsTold()
                 _ = try await stalled.next()
             }
         }

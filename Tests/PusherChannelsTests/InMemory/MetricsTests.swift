@@ -43,7 +43,7 @@ struct MetricsTests {
                 Self.succeeded("prices"), Self.event("p", on: "prices"), Self.event("p", on: "prices"),
                 Self.event("p", on: "prices"))
             _ = try await (first.value, second.value)
-            _ = await harness.client.state  // The batch's actor turn has ended.
+            await harness.client.observationsTold()  // What the batch gathered is told.
             let received = try metrics.expectCounter("pusher_events_received_total")
             let delivered = try metrics.expectCounter("pusher_events_delivered_total")
             #expect(received.totalValue == 3)
@@ -66,7 +66,7 @@ struct MetricsTests {
                 Self.succeeded("a"), Self.succeeded("b"), Self.event("e", on: "a"), Self.event("e", on: "b"),
                 Self.event("e", on: "a"))
             _ = try await (a, b)
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             #expect(try metrics.expectCounter("pusher_events_delivered_total", [("channel", "a")]).totalValue == 2)
             #expect(try metrics.expectCounter("pusher_events_delivered_total", [("channel", "b")]).totalValue == 1)
             #expect(try metrics.expectCounter("pusher_events_received_total").totalValue == 3)
@@ -98,7 +98,7 @@ struct MetricsTests {
                 Self.event("e", on: "feed", data: "3"), Self.event("e", on: "feed", data: "4"),
                 Self.event("e", on: "feed", data: "5"), Self.event("e", on: "feed", data: "6"))
             _ = try await (firstSlow, firstFailing)
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             #expect(try metrics.expectCounter("pusher_events_received_total").totalValue == 6)
             let dropped = try metrics.expectCounter("pusher_events_dropped_total").totalValue
             #expect(dropped == 3, "6 events, room for 3 in the slow consumer's buffer")
@@ -128,7 +128,7 @@ struct MetricsTests {
             await harness.clock.waitForSleepers()
             harness.clock.advance(by: .seconds(30))
             _ = await states.collect(until: \.isReconnecting)
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             #expect(
                 try metrics.expectCounter("pusher_reconnects_total", [("cause", "connection_closed")]).totalValue == 1)
             #expect(try metrics.expectCounter("pusher_reconnects_total", [("cause", "pong_timeout")]).totalValue == 1)
@@ -152,12 +152,12 @@ struct MetricsTests {
             peer.send(Self.succeeded("a"), Self.succeeded("b"))
             _ = await confirmations.next()
             _ = await confirmations.next()
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             let gauge = try metrics.expectMeter("pusher_subscriptions")
             #expect(gauge.lastValue == 2)
             b.cancel()
             _ = await peer.nextMessage(named: "pusher:unsubscribe")
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             #expect(gauge.lastValue == 1)
             await harness.client.disconnect()
             #expect(gauge.lastValue == 0)
@@ -180,7 +180,7 @@ struct MetricsTests {
             for _ in channels { _ = await peer.nextMessage(named: "pusher:subscribe") }
             for channel in channels { peer.send(Self.succeeded(channel)) }
             for _ in channels { _ = await confirmations.next() }
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             return consumers
         }
         try await withInMemoryClient(options: measured) { first in
@@ -231,7 +231,7 @@ struct MetricsTests {
             harness.clock.advance(by: .milliseconds(2500))
             release.yield()
             _ = await peer.nextMessage(named: "pusher:subscribe")
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             let success = try metrics.expectCounter(
                 "pusher_authorizations_total", [("kind", "subscribe"), ("result", "success")])
             let failure = try metrics.expectCounter(
@@ -259,7 +259,7 @@ struct MetricsTests {
             while let state = await users.next() {
                 if case .failed = state { break }
             }
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             #expect(try metrics.expectCounter("pusher_sign_ins_total", [("result", "failure")]).totalValue == 1)
             #expect(try metrics.expectTimer("pusher_sign_in_duration_seconds", [("result", "failure")]).values == [0])
         }
@@ -286,7 +286,7 @@ struct MetricsTests {
             peer.send(#"{"event":"order","channel":"\#(channel)","data":"\#(forged)"}"#)
             _ = await failures.next()
             _ = await failures.next()
-            _ = await harness.client.state
+            await harness.client.observationsTold()
             #expect(
                 try metrics.expectCounter("pusher_decryption_failures_total", [("reason", "malformed_payload")])
                     .totalValue == 1)
