@@ -9,7 +9,7 @@ import PusherChannels
 import PusherChannelsTesting
 
 // snippet.in-memory
-try await FakePusherServer.withRunning { server in
+try await FakePusherServer.withInMemory { server in
     let clock = VirtualClock()
     var options = server.clientOptions()
     options.backoff.jitter = 0  // exact backoff delays

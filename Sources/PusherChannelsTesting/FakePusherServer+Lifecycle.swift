@@ -53,6 +53,58 @@ extension FakePusherServer {
         guard let port = listener.channel.localAddress?.port else {
             throw PusherError(.transportFailed, "the fake server could not read its own port")
         }
+        return try await Self.serving(
+            configuration: configuration, port: port, listener: listener, refusing: refusing,
+            refusedCount: refusedCount, webhookTarget: webhookTarget, additionalTargets: additionalTargets,
+            isolation: isolation, body)
+    }
+
+    /// Runs a server with no listener at all, for clients connected in memory
+    /// (``inMemoryClient(key:options:clock:logger:)``, ``clientTransport``), stopped when `body`
+    /// returns: nothing binds a port, so any number run side by side, and a test needs no network.
+    ///
+    /// The server behaves as ``withRunning(configuration:isolation:_:)``'s does for such clients
+    /// (handshake, channels, presence, client events, limits, scripting and recording); what only
+    /// a port can offer is absent: ``port`` is 0, loopback clients (``clientOptions()`` on a real
+    /// transport) cannot connect, and the auth endpoints and HTTP API are not served (use
+    /// ``trigger(channel:event:data:)`` and the other controls to publish). Webhooks, which the
+    /// server sends, are delivered as usual.
+    ///
+    /// ```swift
+    /// try await FakePusherServer.withInMemory { server in
+    ///     let client = server.inMemoryClient(clock: VirtualClock())
+    ///     try await withRunningClient(client) { client in
+    ///         var events = client.events(on: "prices").makeAsyncIterator()
+    ///         await server.waitForSubscribers(of: "prices")
+    ///         await server.trigger(channel: "prices", event: "new-price", data: #"{"price":1}"#)
+    ///         let event = try await events.next()
+    ///         #expect(event?.data == #"{"price":1}"#)
+    ///     }
+    /// }
+    /// ```
+    public static func withInMemory<Result: Sendable>(
+        configuration: Configuration = Configuration(),
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (FakePusherServer) async throws -> Result
+    ) async throws -> Result {
+        let webhookTarget = try Self.resolved(configuration.webhooks, configuration: configuration)
+        let additionalTargets = try configuration.additionalWebhooks.compactMap {
+            try Self.resolved($0, configuration: configuration)
+        }
+        return try await Self.serving(
+            configuration: configuration, port: 0, listener: nil, refusing: NIOLockedValueBox(false),
+            refusedCount: NIOLockedValueBox(0), webhookTarget: webhookTarget, additionalTargets: additionalTargets,
+            isolation: isolation, body)
+    }
+
+    /// The server's life, with or without a listener: webhook delivery, the silent-connection
+    /// check every second, the accepted connections, then `body`; everything stops when it returns.
+    private static func serving<Result: Sendable>(
+        configuration: Configuration, port: Int, listener: NIOAsyncChannel<Accepted, Never>?,
+        refusing: NIOLockedValueBox<Bool>, refusedCount: NIOLockedValueBox<Int>, webhookTarget: WebhookTarget?,
+        additionalTargets: [WebhookTarget], isolation: isolated (any Actor)?,
+        _ body: (FakePusherServer) async throws -> Result
+    ) async throws -> Result {
         let (queues, webhookDeliverers) = AsyncStream.makeStream(of: WebhookQueue.self)
         let server = FakePusherServer(
             configuration: configuration, port: port, refusing: refusing, refusedCount: refusedCount,
@@ -67,11 +119,13 @@ extension FakePusherServer {
                     await server.expireSilentConnections()
                 }
             }
-            group.addTask {
-                try await withThrowingDiscardingTaskGroup { connections in
-                    try await listener.executeThenClose { inbound in
-                        for try await accepted in inbound {
-                            connections.addTask { await server.handle(accepted) }
+            if let listener {
+                group.addTask {
+                    try await withThrowingDiscardingTaskGroup { connections in
+                        try await listener.executeThenClose { inbound in
+                            for try await accepted in inbound {
+                                connections.addTask { await server.handle(accepted) }
+                            }
                         }
                     }
                 }
@@ -81,18 +135,17 @@ extension FakePusherServer {
                 result = try await body(server)
             } catch {
                 await server.dropAll()
-                listener.channel.close(promise: nil)
+                listener?.channel.close(promise: nil)
                 group.cancelAll()
                 throw error
             }
             await server.dropAll()
-            listener.channel.close(promise: nil)
+            listener?.channel.close(promise: nil)
             group.cancelAll()
             return result
         }
     }
 
-    /// The listening channel and the refusal switch its upgrader reads.
     private static func listen(
         configuration: Configuration
     ) async throws -> (

@@ -37,7 +37,8 @@ import PusherServerEngine
 public actor FakePusherServer {
     public nonisolated let configuration: Configuration
     /// The loopback port the server listens on: ``Configuration/port``, or the free port the
-    /// system chose when that is 0.
+    /// system chose when that is 0; 0 for a server run with ``withInMemory(configuration:isolation:_:)``,
+    /// which listens on none.
     public nonisolated let port: Int
     public nonisolated let host = "127.0.0.1"
     public nonisolated var appKey: String { self.configuration.appKey }
@@ -95,7 +96,10 @@ public actor FakePusherServer {
     /// Client options that connect to this server on loopback: plain `ws://`, or in the TLS mode
     /// `wss://` trusting the test CA of ``TestCertificates``.
     public nonisolated func clientOptions() -> PusherClientOptions {
-        var options = PusherClientOptions(host: self.host, port: self.port, useTLS: self.configuration.tls != nil)
+        // An in-memory server (port 0) has no port: the default one stands in (in memory the host
+        // and port are not used).
+        var options = PusherClientOptions(
+            host: self.host, port: self.port == 0 ? nil : self.port, useTLS: self.configuration.tls != nil)
         if self.configuration.tls != nil {
             // Cannot fail: `trustCertificateAuthorities(pem:)` throws only for text that holds no
             // valid certificate, and the CA is a committed constant that `TLSTests` parse on every run.

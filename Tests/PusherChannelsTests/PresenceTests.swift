@@ -19,7 +19,7 @@ struct PresenceTests {
 
     @Test("snapshot first with me; others joining and leaving; a reconnect rebuilds the roster without duplicates")
     func membership() async throws {
-        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+        try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
             let alice = server.inMemoryClient(
                 options: Self.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
@@ -84,7 +84,7 @@ struct PresenceChannelDataTests {
     func channelDataVerbatim() async throws {
         let secret = PresenceTests.secret
         let channelData = #"{"user_id": 7 ,  "user_info":{"b":1,"a":"ü"}}"#
-        try await FakePusherServer.withRunning(configuration: .init(appSecret: secret)) { server in
+        try await FakePusherServer.withInMemory(configuration: .init(appSecret: secret)) { server in
             var options = server.clientOptions()
             let key = server.appKey
             options.authorizer = ChannelAuthorizer { socketID, channel in

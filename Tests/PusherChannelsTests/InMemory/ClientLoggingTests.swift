@@ -25,7 +25,7 @@ struct ClientLoggingTests {
     @Test("a server close and a refused reconnection: notice with the attempt and delay, warning for the failure")
     func reconnections() async throws {
         let records = LogRecords()
-        try await FakePusherServer.withRunning { server in
+        try await FakePusherServer.withInMemory { server in
             let clock = VirtualClock()
             var options = server.clientOptions()
             options.backoff.jitter = 0
@@ -64,7 +64,7 @@ struct ClientLoggingTests {
     @Test("a close that ends reconnecting (4001) logs a warning with the code and the server's reason")
     func failedForGood() async throws {
         let records = LogRecords()
-        try await FakePusherServer.withRunning { server in
+        try await FakePusherServer.withInMemory { server in
             let client = server.inMemoryClient(clock: VirtualClock(), logger: Self.logger(records))
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
@@ -81,7 +81,7 @@ struct ClientLoggingTests {
     @Test("a consumer failed as too slow logs one warning naming its channel")
     func consumerTooSlow() async throws {
         let records = LogRecords()
-        try await FakePusherServer.withRunning { server in
+        try await FakePusherServer.withInMemory { server in
             let client = server.inMemoryClient(clock: VirtualClock(), logger: Self.logger(records))
             try await withRunningClient(client) { client in
                 let slow = try await client.withSubscription(
@@ -111,7 +111,7 @@ struct ClientLoggingTests {
     @Test("consumers failed in a burst: one warning per 10 s of the client's clock, counting every one")
     func failedConsumersArePaced() async throws {
         let records = LogRecords()
-        try await FakePusherServer.withRunning { server in
+        try await FakePusherServer.withInMemory { server in
             let clock = VirtualClock()
             let client = server.inMemoryClient(clock: clock, logger: Self.logger(records))
             try await withRunningClient(client) { client in
@@ -142,7 +142,7 @@ struct ClientLoggingTests {
     @Test("a flood of dropped events logs one line per 10 s of the client's clock, counting every drop")
     func droppedEventsArePaced() async throws {
         let records = LogRecords()
-        try await FakePusherServer.withRunning { server in
+        try await FakePusherServer.withInMemory { server in
             let clock = VirtualClock()
             let client = server.inMemoryClient(clock: clock, logger: Self.logger(records))
             try await withRunningClient(client) { client in
@@ -178,7 +178,7 @@ struct ClientLoggingTests {
     @Test("with a signing authorizer and reconnections, no record carries the secret or a signature")
     func noSecrets() async throws {
         let records = LogRecords()
-        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+        try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
             var options = server.clientOptions()
             options.backoff.jitter = 0
             options.authorizer = .signing(key: server.appKey, secret: Self.secret)

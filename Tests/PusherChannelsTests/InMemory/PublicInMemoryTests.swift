@@ -25,7 +25,7 @@ struct PublicInMemoryTests {
 
     @Test("subscribes, receives a triggered event, sees presence, and unsubscribes on cancellation")
     func subscribeReceivePresenceCancel() async throws {
-        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+        try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
             let alice = server.inMemoryClient(options: Self.options(for: server, user: "alice"), clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 // A triggered event reaches the consumer.
@@ -147,7 +147,7 @@ struct PublicInMemoryTests {
 
     @Test("under subscriptionRetry a refused subscription is retried after the backoff and its sequence keeps going")
     func subscriptionRetry() async throws {
-        try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
+        try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
             let attempts = Attempts()
             var options = server.clientOptions()
             options.authorizer = ChannelAuthorizer { socketID, channel in

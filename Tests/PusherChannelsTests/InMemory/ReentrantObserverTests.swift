@@ -18,7 +18,7 @@ struct ReentrantObserverTests {
         var logger = Logger(label: "reentrant", factory: { _ in CallingBackLogHandler(calls: calls) })
         logger.logLevel = .trace
         let metrics = TestMetrics()
-        try await FakePusherServer.withRunning { server in
+        try await FakePusherServer.withInMemory { server in
             var options = server.clientOptions()
             options.metrics = .init(factory: CallingBackMetrics(base: metrics, calls: calls))
             let client = server.inMemoryClient(options: options, clock: VirtualClock(), logger: logger)
