@@ -72,7 +72,7 @@ struct ClientDriver: Sendable {
     /// backend.
     var metrics: ClientMetrics?
     /// Log lines and span ends not yet told (see ``Observations``).
-    var observed: [Observation] = []
+    var observed: [Observations.Entry] = []
     /// Observations taken out of the lock and not yet told (see `PusherClient.observationsTold()`).
     var tellsUnderway = 0
     /// The tracing span of each connection attempt, until it connects or fails.

@@ -4,7 +4,7 @@ import CoreMetrics
 import PusherCore
 
 /// The bookkeeping of the client's swift-metrics instruments, kept in the client's driver (under
-/// its lock). It never calls the metrics backend: it decides what changes (``MetricUpdate``s and
+/// its lock). It never calls the metrics backend: it decides what changes (``ClientMetrics/Update``s and
 /// per-batch sums, taken out with the driver's ``Observations``), and ``MetricsRecorder`` tells the
 /// backend once the lock is released.
 ///
@@ -12,7 +12,24 @@ import PusherCore
 /// dropped and each counter is incremented once. Instruments with dimensions are made (outside the
 /// lock) on first use and kept here, so the metrics backend is asked for each one once.
 struct ClientMetrics: Sendable {
-    typealias Key = MetricUpdate.Key
+    /// One change to a swift-metrics instrument, decided under the engine lock and recorded after it
+    /// (by ``MetricsRecorder``). An instrument the client has not made yet is named by its label and
+    /// dimensions: it is made outside the lock too, since making one calls the backend's factory.
+    enum Update: Sendable {
+        /// A counter's label and dimensions (flat: name, value, name, value…).
+        struct Key: Hashable, Sendable {
+            var label: String
+            var dimensions: [String]
+        }
+
+        case increment(Key, by: Int, made: Counter?)
+        case record(Key, nanoseconds: Int64, made: Timer?)
+        /// The `pusher_connected` and `pusher_subscriptions` meters, moved by a difference.
+        case connected(delta: Int)
+        case subscriptions(delta: Int)
+    }
+
+    typealias Key = Update.Key
 
     let includesChannelLabel: Bool
     /// Instruments with dimensions already made (see ``MetricsRecorder``).
@@ -26,7 +43,7 @@ struct ClientMetrics: Sendable {
     /// Not yet told: channel events received, per-batch tallies without a channel label, the rest.
     private(set) var eventsReceived = 0
     private(set) var handedOver = DeliveryTally()
-    private(set) var updates: [MetricUpdate] = []
+    private(set) var updates: [Update] = []
 
     init(includesChannelLabel: Bool) {
         self.includesChannelLabel = includesChannelLabel

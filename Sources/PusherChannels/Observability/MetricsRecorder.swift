@@ -8,8 +8,8 @@ import CoreMetrics
 struct MetricsRecorder: Sendable {
     /// Instruments made while recording, for ``ClientMetrics/keep(_:)``.
     struct Made: Sendable {
-        var counters: [(MetricUpdate.Key, Counter)] = []
-        var timers: [(MetricUpdate.Key, Timer)] = []
+        var counters: [(ClientMetrics.Update.Key, Counter)] = []
+        var timers: [(ClientMetrics.Update.Key, Timer)] = []
         var isEmpty: Bool { self.counters.isEmpty && self.timers.isEmpty }
     }
 
@@ -66,7 +66,7 @@ struct MetricsRecorder: Sendable {
     }
 
     /// The counter of `key`: made by this recording already, or made now (and kept in `made`).
-    private func counter(_ key: MetricUpdate.Key, _ made: inout Made) -> Counter {
+    private func counter(_ key: ClientMetrics.Update.Key, _ made: inout Made) -> Counter {
         if let counter = made.counters.first(where: { $0.0 == key })?.1 { return counter }
         let counter = Counter(label: key.label, dimensions: Self.pairs(key.dimensions), factory: self.factory)
         made.counters.append((key, counter))
@@ -74,7 +74,7 @@ struct MetricsRecorder: Sendable {
     }
 
     /// The timer of `key`: made by this recording already, or made now (and kept in `made`).
-    private func timer(_ key: MetricUpdate.Key, _ made: inout Made) -> Timer {
+    private func timer(_ key: ClientMetrics.Update.Key, _ made: inout Made) -> Timer {
         if let timer = made.timers.first(where: { $0.0 == key })?.1 { return timer }
         let timer = Timer(label: key.label, dimensions: Self.pairs(key.dimensions), factory: self.factory)
         made.timers.append((key, timer))
