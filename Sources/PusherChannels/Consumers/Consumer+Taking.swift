@@ -76,7 +76,6 @@ extension Consumer {
     /// Ends a loop's claim (see ``claim()``): the elements of its run that it did not return go
     /// back to the front of the buffer, for the next loop, in their order.
     func returnClaim(unreturned: some Collection<Element>) {
-        var holds = false
         self.state.withLock { state in
             state.isClaimed = false
             guard !unreturned.isEmpty else { return }
@@ -89,14 +88,14 @@ extension Consumer {
             }
             state.elements.insert(contentsOf: stored, at: 0)
             // Back over the high-water mark: the reader waits again, as before the run was taken.
-            if self.gate != nil, !state.holdsGate, state.end == nil,
+            // Held under this lock, as in `add`, so that a take cannot release it first.
+            if let gate = self.gate, !state.holdsGate, state.end == nil,
                 state.elements.count > self.limit || state.bytes > self.byteLimit
             {
                 state.holdsGate = true
-                holds = true
+                gate.hold()
             }
         }
-        if holds { self.gate?.hold() }
     }
 
     /// The consumer asks for more, so it has returned every element it took before: they are the
