@@ -44,7 +44,7 @@ import PusherCore
         _ = engine.received(
             [.text(#"{"event":"pusher_internal:subscription_succeeded","channel":"load","data":"{}"}"#)], generation: 1,
             at: .zero)
-        let buffer = ConsumerBuffer<ChannelEvent>(
+        let buffer = Consumer<ChannelEvent>(
             channel: "load", policy: BufferingPolicy(limit: 1 << 20, whenFull: .fail))
         var actions: [ClientEngine.Action] = []
         var staged: [ChannelEvent] = []

@@ -15,7 +15,7 @@ extension ClientDriver {
         staged.removeAll(keepingCapacity: true)
         var failed: [ConsumerID] = []
         // The consumer of the latest delivery: a batch's events mostly go to the same consumers.
-        var recent: EventConsumer?
+        var recent: Consumer<ChannelEvent>?
         // Whether the number of confirmed subscriptions may have changed (for the metrics gauge).
         var subscriptionsChanged = false
         // Whether client events went out or their channels changed: callers waiting for room look again.
@@ -23,7 +23,7 @@ extension ClientDriver {
         for action in actions {
             switch action {
             case .deliver(let event, let id):
-                let consumer: EventConsumer
+                let consumer: Consumer<ChannelEvent>
                 if let recent, recent.id == id {
                     consumer = recent
                 } else {
@@ -45,7 +45,7 @@ extension ClientDriver {
                     // Its staged events go first, counted like any batch; it is finished anyway.
                     var gone: [ConsumerID] = []
                     self.handOver([consumer], failed: &gone)
-                    consumer.buffer.finish(throwing: error)
+                    consumer.finish(throwing: error)
                 }
             case .consumersChanged(let channel):
                 let name = channel?.rawValue ?? ClientEngine.userEventsChannel
@@ -198,14 +198,14 @@ extension ClientDriver {
     /// The batch's hand-over to consumers (one lock and one wake-up each), counting what was
     /// delivered, dropped and failed: one counter increment per batch (per channel with channel
     /// labels), not per event. Appends the consumers that are gone or just failed to `failed`.
-    mutating func handOver(_ staged: [EventConsumer], failed: inout [ConsumerID]) {
+    mutating func handOver(_ staged: [Consumer<ChannelEvent>], failed: inout [ConsumerID]) {
         let labelled = self.metrics?.includesChannelLabel ?? false
         var total = DeliveryTally()
         for consumer in staged {
             var tally = DeliveryTally()
             if !consumer.flush(tally: &tally) { failed.append(consumer.id) }
-            self.logBackPressure(tally, channel: consumer.buffer.channel)
-            if labelled { self.metrics?.handedOver(tally, channel: consumer.buffer.channel) } else { total += tally }
+            self.logBackPressure(tally, channel: consumer.channel)
+            if labelled { self.metrics?.handedOver(tally, channel: consumer.channel) } else { total += tally }
         }
         if !labelled { self.metrics?.handedOver(total, channel: nil) }
     }

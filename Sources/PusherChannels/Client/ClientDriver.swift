@@ -67,7 +67,7 @@ struct ClientDriver: Sendable {
     /// Reused across batches so that the hot path allocates no action list per read.
     var actionBuffer: [ClientEngine.Action] = []
     /// Consumers with staged events, reused across batches.
-    var stagedBuffer: [EventConsumer] = []
+    var stagedBuffer: [Consumer<ChannelEvent>] = []
     /// The bookkeeping of the swift-metrics instruments; nil (nothing recorded) without a metrics
     /// backend.
     var metrics: ClientMetrics?

@@ -69,9 +69,9 @@ extension PusherClient {
             let policy = BufferingPolicy(
                 limit: buffering.limit, whenFull: buffering.whenFull == .pauseReading ? .pauseReading : .fail,
                 byteLimit: buffering.byteLimit)
-            let buffer = ConsumerBuffer<PresenceChange>(channel: channel, policy: policy, gate: self.flowGate)
-            let (_, token) = self.register(.presence(channel, authorization: authorization), .presence(buffer))
-            return (buffer, token)
+            return self.register(
+                .presence(channel, authorization: authorization), as: ConsumerRegistry.NewConsumer.presence
+            ) { self.makeConsumer($0, channel: channel, policy: policy) }.consumer
         }
     }
 
@@ -80,52 +80,72 @@ extension PusherClient {
         self.withEngine { $0.engine.members(of: channel) }
     }
 
-    /// Registers an event consumer now (see ``register(_:_:)``) and returns its buffer.
+    /// Registers an event consumer now (see ``register(_:as:_:)``).
     nonisolated func registerEventConsumer(
         _ request: ClientEngine.ConsumerRequest,
         channel: String?,
         buffering: BufferingPolicy
-    ) -> (ConsumerBuffer<ChannelEvent>, ListenerToken) {
-        let buffer = ConsumerBuffer<ChannelEvent>(channel: channel, policy: buffering, gate: self.flowGate)
-        return (buffer, self.register(request, .events(buffer)).token)
+    ) -> Consumer<ChannelEvent> {
+        self.register(request, as: ConsumerRegistry.NewConsumer.events) {
+            self.makeConsumer($0, channel: channel, policy: buffering)
+        }.consumer
     }
 
     /// Registers a consumer now, in the caller's context: from the moment this returns, every
-    /// input the engine handles (a read, a command, a client event) sees it. Returns the engine's
-    /// number for it (nil when it was refused: its buffer is then finished, with the error that
-    /// refused it, such as an invalid name or a missing authorizer, so the first `next()` throws
-    /// it) and the token whose release removes it.
-    nonisolated func register(
-        _ request: ClientEngine.ConsumerRequest, _ buffer: ConsumerRegistry.NewConsumer
-    ) -> (id: ConsumerID?, token: ListenerToken) {
-        guard let id = self.withEngine({ $0.addConsumer(request, buffer) }) else {
-            return (nil, ListenerToken {})
+    /// input the engine handles (a read, a command, a client event) sees it. `make` makes it with
+    /// the number it is given. One that was refused is finished, with the error that refused it
+    /// (such as an invalid name or a missing authorizer), so the first `next()` throws it, and
+    /// `registered` is false.
+    nonisolated func register<Element: Sendable>(
+        _ request: ClientEngine.ConsumerRequest,
+        as kind: (Consumer<Element>) -> ConsumerRegistry.NewConsumer,
+        _ make: (ConsumerID) -> Consumer<Element>
+    ) -> (consumer: Consumer<Element>, registered: Bool) {
+        self.withEngine { driver in
+            let consumer = make(driver.engine.makeConsumerID())
+            return (consumer, driver.addConsumer(request, kind(consumer)))
         }
-        let token = ListenerToken { [weak self] in
-            self?.withEngine { driver in driver.perform(driver.engine.removeConsumer(id)) }
+    }
+
+    /// A channel consumer numbered `id`, held back by the client's flow gate and removed from it
+    /// by ``Consumer/release()``.
+    nonisolated func makeConsumer<Element: BufferedElement>(
+        _ id: ConsumerID, channel: String?, policy: BufferingPolicy
+    ) -> Consumer<Element> {
+        Consumer(id: id, channel: channel, policy: policy, gate: self.flowGate, release: self.releaser(id))
+    }
+
+    /// Whether consumer `id` is registered (an event or presence consumer; a notification one).
+    nonisolated func isRegistered(_ id: ConsumerID) -> Bool {
+        self.withEngine { driver in
+            driver.registry.events[id] != nil || driver.registry.presence[id] != nil
+                || driver.registry.observers[id] != nil
         }
-        return (id, token)
+    }
+
+    /// What removes consumer `id` from this client (``Consumer/release()`` calls it once). Holds the
+    /// client weakly: a consumer that outlives its client removes nothing.
+    nonisolated func releaser(_ id: ConsumerID) -> @Sendable () -> Void {
+        { [weak self] in self?.withEngine { $0.removeConsumer(id) } }
     }
 
     /// Registers a notification consumer now, with ``PusherClientOptions/notificationBuffering``
     /// (by default nothing is lost: reading pauses while it is behind); `first` gives an element to
     /// deliver at once (the current state). After the run it gets `first` and its end.
     nonisolated func observe<Element: Sendable>(
-        _ observer: (ConsumerBuffer<Element>) -> ConsumerRegistry.Observer,
+        _ observer: (Consumer<Element>) -> ConsumerRegistry.Observer,
         first: ((ClientDriver) -> Element)? = nil
-    ) -> (ConsumerBuffer<Element>, ListenerToken) {
+    ) -> Consumer<Element> {
         let policy = self.options.notificationBuffering
-        let buffer = ConsumerBuffer<Element>(
-            channel: nil, policy: policy, gate: self.flowGate, ceiling: ConsumerRegistry.observerCeiling(policy)
-        ) { _ in 0 }
-        let id = self.withEngine { driver -> Int? in
-            if let first { _ = buffer.deliver(contentsOf: CollectionOfOne(first(driver))) }
-            return driver.registry.add(observer(buffer))
+        return self.withEngine { driver in
+            let id = driver.engine.makeConsumerID()
+            let consumer = Consumer<Element>(
+                id: id, channel: nil, policy: policy, gate: self.flowGate,
+                ceiling: ConsumerRegistry.observerCeiling(policy), release: self.releaser(id)
+            ) { _ in 0 }
+            if let first { _ = consumer.deliver(contentsOf: CollectionOfOne(first(driver))) }
+            if !driver.registry.add(observer(consumer), id: id) { consumer.finish() }
+            return consumer
         }
-        guard let id else {
-            buffer.finish()
-            return (buffer, ListenerToken {})
-        }
-        return (buffer, ListenerToken { [weak self] in self?.withEngine { $0.registry.removeObserver(id) } })
     }
 }

@@ -49,24 +49,25 @@ extension PusherClient {
     ) async throws -> Result {
         // Observed before the consumer exists, so that no outcome can come in between.
         var outcomes = waitsForConfirmation ? self.subscriptionEvents(on: channel).makeAsyncIterator() : nil
-        let buffer = ConsumerBuffer<ChannelEvent>(
-            channel: channel, policy: buffering ?? self.options.buffering, gate: self.flowGate)
-        let (id, token) = self.register(
-            .channel(channel, eventName: eventName, authorization: authorization), .events(buffer))
+        let policy = buffering ?? self.options.buffering
+        let (consumer, registered) = self.register(
+            .channel(channel, eventName: eventName, authorization: authorization),
+            as: ConsumerRegistry.NewConsumer.events
+        ) { self.makeConsumer($0, channel: channel, policy: policy) }
         defer {
-            buffer.finish()
-            withExtendedLifetime(token) {}
+            consumer.finish()
+            consumer.release()
         }
         if var confirmations = outcomes {
             // Observed no longer than needed.
             outcomes = nil
-            while try self.isConfirmed(channel, consumer: id, buffer: buffer) {
+            while try self.isConfirmed(channel, consumer: consumer, registered: registered) {
                 switch await confirmations.next(isolation: isolation) {
                 case .succeeded?:
                     continue
                 case .failed(_, let error)?:
                     // Under a retry policy the consumer stays and the wait goes on.
-                    if self.isKept(id) { continue }
+                    if self.isRegistered(consumer.id) { continue }
                     throw error
                 case nil:
                     try Task.checkCancellation()
@@ -76,7 +77,7 @@ extension PusherClient {
                 }
             }
         }
-        return try await body(ChannelSubscription(channel: channel, buffer: buffer, claim: IterationClaim()))
+        return try await body(ChannelSubscription(channel: channel, consumer: consumer))
     }
 
     /// The signed-in user's events for the duration of `body`: the consumer is registered before
@@ -96,33 +97,25 @@ extension PusherClient {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (ChannelSubscription) async throws -> Result
     ) async throws -> Result {
-        let (buffer, token) = self.registerEventConsumer(
+        let consumer = self.registerEventConsumer(
             .user(eventName: eventName), channel: Self.userEventsConsumers,
             buffering: buffering ?? self.options.buffering)
         defer {
-            buffer.finish()
-            withExtendedLifetime(token) {}
+            consumer.finish()
+            consumer.release()
         }
-        return try await body(ChannelSubscription(channel: nil, buffer: buffer, claim: IterationClaim()))
+        return try await body(ChannelSubscription(channel: nil, consumer: consumer))
     }
 
-    /// Whether the consumer `id` is still registered: after a refusal, it is only when the channel
-    /// will be subscribed again (``PusherClientOptions/subscriptionRetry``); a refusal for good
-    /// finishes it before the failure is reported.
-    private nonisolated func isKept(_ id: ConsumerID?) -> Bool {
-        guard let id else { return false }
-        return self.withEngine { $0.registry.events[id] != nil }
-    }
-
-    /// Whether the server has yet to confirm `channel` with the consumer `id` registered.
+    /// Whether the server has yet to confirm `channel`, `consumer` having been registered (or not).
     ///
     /// - Throws: ``PusherError`` when the consumer was refused (an invalid name, a missing
-    ///   authorizer: the error its buffer ends with) or the client has stopped.
+    ///   authorizer: the error it ends with) or the client has stopped.
     private nonisolated func isConfirmed(
-        _ channel: String, consumer id: ConsumerID?, buffer: ConsumerBuffer<ChannelEvent>
+        _ channel: String, consumer: Consumer<ChannelEvent>, registered: Bool
     ) throws(PusherError) -> Bool {
-        guard id != nil else {
-            throw buffer.endError
+        guard registered else {
+            throw consumer.endError
                 ?? PusherError(
                     .subscriptionFailed, "the client stopped before the server confirmed the subscription",
                     channel: channel)

@@ -2,7 +2,7 @@
 
 import PusherCore
 
-/// An element a ``ConsumerBuffer`` holds, with the bytes it counts against the byte limit.
+/// An element a ``Consumer`` holds, with the bytes it counts against the byte limit.
 package protocol BufferedElement: Sendable {
     /// About how many bytes the element keeps alive: every string it holds, plus a fixed overhead.
     var bufferedByteCount: Int { get }

@@ -4,22 +4,23 @@ import PusherCore
 
 /// Every consumer of one client, of every kind: channel events (by the engine's consumer number),
 /// presence changes, and the notifications (connection states, errors, subscription outcomes and
-/// counts, decryption failures, watchlist changes, user states). Each one is a ``ConsumerBuffer``,
-/// registered when its iterator is made and removed when its iterator goes.
+/// counts, decryption failures, watchlist changes, user states). Each one is a ``Consumer``,
+/// registered when its iterator is made and removed when its iterator goes, under its number: one
+/// number space for every kind (the engine's, see `ClientEngine.makeConsumerID()`).
 ///
 /// A value inside the client's engine lock (see ``ClientDriver``): registering, publishing and
 /// removing happen under that one lock, so a consumer sees everything published after it was made.
 struct ConsumerRegistry: Sendable {
     /// A notification consumer, by kind; `channel` narrows the ones that take one.
     enum Observer: Sendable {
-        case states(ConsumerBuffer<ConnectionState>)
-        case statesAtEndpoints(ConsumerBuffer<EndpointConnectionState>)
-        case errors(ConsumerBuffer<PusherError>)
-        case subscriptions(channel: String?, ConsumerBuffer<SubscriptionEvent>)
-        case counts(channel: String, ConsumerBuffer<Int>)
-        case decryptionFailures(channel: String?, ConsumerBuffer<DecryptionFailure>)
-        case watchlist(ConsumerBuffer<WatchlistEvent>)
-        case user(ConsumerBuffer<UserState>)
+        case states(Consumer<ConnectionState>)
+        case statesAtEndpoints(Consumer<EndpointConnectionState>)
+        case errors(Consumer<PusherError>)
+        case subscriptions(channel: String?, Consumer<SubscriptionEvent>)
+        case counts(channel: String, Consumer<Int>)
+        case decryptionFailures(channel: String?, Consumer<DecryptionFailure>)
+        case watchlist(Consumer<WatchlistEvent>)
+        case user(Consumer<UserState>)
 
         func finish() {
             switch self {
@@ -35,10 +36,17 @@ struct ConsumerRegistry: Sendable {
         }
     }
 
-    /// A consumer being registered: its buffer, by element.
+    /// A consumer being registered with the engine, by element.
     enum NewConsumer: Sendable {
-        case events(ConsumerBuffer<ChannelEvent>)
-        case presence(ConsumerBuffer<PresenceChange>)
+        case events(Consumer<ChannelEvent>)
+        case presence(Consumer<PresenceChange>)
+
+        var id: ConsumerID {
+            switch self {
+            case .events(let consumer): consumer.id
+            case .presence(let consumer): consumer.id
+            }
+        }
 
         func finish(throwing error: PusherError? = nil) {
             switch self {
@@ -48,12 +56,12 @@ struct ConsumerRegistry: Sendable {
         }
     }
 
-    /// Event consumers, by the engine's number.
-    private(set) var events: [ConsumerID: EventConsumer] = [:]
-    /// Presence consumers, by the engine's number.
-    private(set) var presence: [ConsumerID: ConsumerBuffer<PresenceChange>] = [:]
-    private(set) var observers: [Int: Observer] = [:]
-    private var lastObserverID = 0
+    /// Event consumers, by number.
+    private(set) var events: [ConsumerID: Consumer<ChannelEvent>] = [:]
+    /// Presence consumers, by number.
+    private(set) var presence: [ConsumerID: Consumer<PresenceChange>] = [:]
+    /// Notification consumers, by number.
+    private(set) var observers: [ConsumerID: Observer] = [:]
     /// Set when the client has finished: consumers made later are finished at once.
     private(set) var isClosed = false
 
@@ -72,32 +80,34 @@ struct ConsumerRegistry: Sendable {
 
     // MARK: Adding and removing
 
-    mutating func add(_ consumer: EventConsumer) {
-        self.events[consumer.id] = consumer
+    /// Registers an event or presence consumer under its number.
+    mutating func add(_ consumer: NewConsumer) {
+        switch consumer {
+        case .events(let consumer): self.events[consumer.id] = consumer
+        case .presence(let consumer): self.presence[consumer.id] = consumer
+        }
     }
 
-    mutating func add(_ buffer: ConsumerBuffer<PresenceChange>, id: ConsumerID) {
-        self.presence[id] = buffer
-    }
-
-    /// Registers a notification consumer; nil once the client has finished.
-    mutating func add(_ observer: Observer) -> Int? {
-        guard !self.isClosed else { return nil }
-        self.lastObserverID += 1
-        self.observers[self.lastObserverID] = observer
-        return self.lastObserverID
+    /// Registers a notification consumer under `id`; false once the client has finished.
+    mutating func add(_ observer: Observer, id: ConsumerID) -> Bool {
+        guard !self.isClosed else { return false }
+        self.observers[id] = observer
+        return true
     }
 
     /// Removes an event or presence consumer and finishes its buffer (with `error` if given).
     /// Returns the event consumer, whose staged events may still be handed over.
     @discardableResult
-    mutating func removeConsumer(_ id: ConsumerID, finishing error: PusherError? = nil) -> EventConsumer? {
+    mutating func removeConsumer(_ id: ConsumerID, finishing error: PusherError? = nil) -> Consumer<ChannelEvent>? {
         self.presence.removeValue(forKey: id)?.finish(throwing: error)
         return self.events.removeValue(forKey: id)
     }
 
-    mutating func removeObserver(_ id: Int) {
-        self.observers.removeValue(forKey: id)?.finish()
+    /// Removes a notification consumer and finishes it; false when `id` is none.
+    mutating func removeObserver(_ id: ConsumerID) -> Bool {
+        guard let observer = self.observers.removeValue(forKey: id) else { return false }
+        observer.finish()
+        return true
     }
 
     /// Finishes every notification consumer; later ones are finished at once.
@@ -112,10 +122,10 @@ struct ConsumerRegistry: Sendable {
     /// Delivers `element` to the observers `select` picks, one lock and one wake each. Returns what
     /// their policies did; observers that ended (or just failed, under `fail`) are forgotten.
     private mutating func publish<Element: Sendable>(
-        _ element: Element, _ select: (Observer) -> ConsumerBuffer<Element>?
+        _ element: Element, _ select: (Observer) -> Consumer<Element>?
     ) -> DeliveryTally {
         var tally = DeliveryTally()
-        var gone: [Int] = []
+        var gone: [ConsumerID] = []
         for (id, observer) in self.observers {
             guard let buffer = select(observer) else { continue }
             if !buffer.deliver(contentsOf: CollectionOfOne(element), tally: &tally) { gone.append(id) }

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// `pauseReading` policy holds more than its limit, open again once every such consumer has taken
 /// its backlog down to half (or ended).
 ///
-/// A ``ConsumerBuffer`` holds the gate when it goes over its limit and releases it when it drains
+/// A ``Consumer`` holds the gate when it goes over its limit and releases it when it drains
 /// or finishes, once each way. After handing a read's messages over, the client asks the gate
 /// whether the socket may read on (``pauseUnlessOpen(_:)``); while it is closed the transport
 /// reads no more, so nothing more is decrypted or delivered, and TCP slows the server down. When

@@ -10,7 +10,7 @@ import PusherCore
 /// nothing more. A loop whose task is cancelled ends at its next `next()`. The value is
 /// `Sendable`: hand it to a child task. One loop iterates it at a time (a second concurrent
 /// iterator throws `invalidConfiguration`); a loop that is left gives the buffer back to the next
-/// one. The sequence finishes when the scope ends or the client stops, and
+/// one, with the events it had taken and not returned. The sequence finishes when the scope ends or the client stops, and
 /// throws ``PusherError`` when the subscription fails or the consumer fell too far behind.
 public struct ChannelSubscription: AsyncSequence, Sendable {
     public typealias Element = ChannelEvent
@@ -18,30 +18,25 @@ public struct ChannelSubscription: AsyncSequence, Sendable {
 
     /// The channel, or nil for the signed-in user's events.
     public let channel: String?
-    let buffer: ConsumerBuffer<ChannelEvent>
-    let claim: IterationClaim
+    let consumer: Consumer<ChannelEvent>
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(subscription: self, holdsClaim: self.claim.take())
+        AsyncIterator(subscription: self)
     }
 
+    /// Iterates the subscription's consumer, a run of buffered events at a time, under one lock.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private enum State {
-            case iterating(ConsumerBuffer<ChannelEvent>, IterationClaim.Holder)
-            case refused(PusherError)
-            case ended
-        }
+        /// The loop's claim on the consumer; nil once the loop ended.
+        private var lease: ConsumerLease<ChannelEvent>?
+        /// Why the loop may not iterate: another loop holds the claim.
+        private var refusal: PusherError?
 
-        private var state: State
-
-        init(subscription: ChannelSubscription, holdsClaim: Bool) {
-            if holdsClaim {
-                self.state = .iterating(subscription.buffer, IterationClaim.Holder(subscription.claim))
+        init(subscription: ChannelSubscription) {
+            if subscription.consumer.claim() {
+                self.lease = ConsumerLease(subscription.consumer, .claim)
             } else {
-                self.state = .refused(
-                    PusherError(
-                        .invalidConfiguration, "another loop iterates this subscription", channel: subscription.channel
-                    ))
+                self.refusal = PusherError(
+                    .invalidConfiguration, "another loop iterates this subscription", channel: subscription.channel)
             }
         }
 
@@ -49,31 +44,33 @@ public struct ChannelSubscription: AsyncSequence, Sendable {
             try await self.next(isolation: nil)
         }
 
-        /// Takes a buffered element without suspending; suspends only when none is buffered.
+        /// Returns a buffered element without suspending; suspends only when none is buffered.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(PusherError) -> ChannelEvent? {
-            switch self.state {
-            case .ended:
-                return nil
-            case .refused(let error):
-                self.state = .ended
-                throw error
-            case .iterating(let buffer, _):
-                // A cancelled task's loop ends now, even while events keep coming (the buffer
-                // alone would hand them out as long as it has any); they stay for the next loop.
-                if Task.isCancelled {
-                    self.state = .ended
-                    return nil
-                }
-                do {
-                    if let element = try await buffer.next(isolation: actor) { return element }
-                } catch {
-                    self.state = .ended
-                    throw error
-                }
-                self.state = .ended
+            if let refusal = self.refusal {
+                self.refusal = nil
+                throw refusal
+            }
+            guard let lease = self.lease else { return nil }
+            // A cancelled task's loop ends now, even while events keep coming (the buffer alone
+            // would hand them out as long as it has any); they stay for the next loop, with the
+            // rest of the run (the lease gives it back).
+            if Task.isCancelled {
+                self.lease = nil
                 return nil
             }
+            if let element = lease.run.next() { return element }
+            do {
+                if let element = try await lease.nextRun(isolation: actor) { return element }
+            } catch {
+                self.lease = nil
+                throw error
+            }
+            self.lease = nil
+            return nil
         }
+
+        /// How many times the loop took from the consumer's buffer (for the package's tests).
+        package var takeCount: Int { self.lease?.consumer.takeCount ?? 0 }
     }
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// The elements an iterator took from its buffer in one run and has not returned yet.
+/// The elements an iterator took from its consumer in one run and has not returned yet.
 ///
 /// Returning the next one is inlined into the caller's loop: no async call, no executor check and
 /// no lock per element; only an empty run calls into the iterator, which takes the next run or
@@ -24,5 +24,12 @@ struct ConsumerRun<Element> {
     mutating func reset() {
         self.elements.removeAll(keepingCapacity: true)
         self.index = 0
+    }
+
+    /// The elements not returned yet, in order, moved out: the run is spent.
+    mutating func takeRest() -> [Element] {
+        var rest: [Element] = []
+        while let element = self.next() { rest.append(element) }
+        return rest
     }
 }

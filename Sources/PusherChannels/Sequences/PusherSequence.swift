@@ -10,37 +10,33 @@
 public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
-    let register: @Sendable () -> (ConsumerBuffer<Element>, ListenerToken)
+    let register: ConsumerIterator<Element>.Register
 
     public func makeAsyncIterator() -> AsyncIterator {
-        let (buffer, token) = self.register()
-        return AsyncIterator(buffer: buffer, token: token)
+        AsyncIterator(base: ConsumerIterator(register: self.register))
     }
 
+    /// Iterates one consumer. It takes buffered notifications a run at a time, under one lock.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private var buffer: ConsumerBuffer<Element>?
-        private var token: ListenerToken?
-
-        init(buffer: ConsumerBuffer<Element>, token: ListenerToken) {
-            self.buffer = buffer
-            self.token = token
-        }
+        var base: ConsumerIterator<Element>
 
         public mutating func next() async -> Element? {
             await self.next(isolation: nil)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            guard let buffer = self.buffer else { return nil }
-            // A notification buffer that failed (policy `fail`) ends the loop like its end. A
-            // cancelled task's loop ends at once, even while notifications keep coming.
-            if !Task.isCancelled, let element = try? await buffer.next(isolation: actor) { return element }
-            // The end, or the task was cancelled: the consumer goes.
-            self.buffer = nil
-            self.token?.release()
-            self.token = nil
-            return nil
+            // A cancelled task's loop ends at once, even while notifications keep coming (the rest
+            // of its run goes with the consumer).
+            if Task.isCancelled {
+                self.base.finish()
+                return nil
+            }
+            // A notification buffer that failed (policy `fail`) ends the loop like its end.
+            return try? await self.base.next(isolation: actor)
         }
+
+        /// How many times the iterator took from its consumer's buffer (for the package's tests).
+        package var takeCount: Int { self.base.consumer?.takeCount ?? 0 }
     }
 }
 

@@ -7,11 +7,20 @@ import NIOSSL
 /// The sockets of one connection attempt, whatever phase it is in (TCP connect, TLS handshake,
 /// WebSocket upgrade, open), so that cancelling the attempt drops every one of them at once: NIO's
 /// futures ignore task cancellation, and a server that never answers must not keep a socket, or
-/// the task waiting on it, alive.
+/// the task waiting on it, alive. Once upgraded, it also keeps the open WebSocket for
+/// ``NIOWebSocketConnection`` (under the same lock: a dropped attempt has none).
 final class ConnectionAttempt: Sendable {
+    /// The open WebSocket of an upgraded attempt: its channel, and its frame handler (used on the
+    /// channel's event loop).
+    struct Open: Sendable {
+        let channel: any Channel
+        let handler: NIOLoopBound<PusherFrameHandler>
+    }
+
     private struct State {
         var channels: [any Channel] = []
         var isDropped = false
+        var open: Open?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -24,6 +33,20 @@ final class ConnectionAttempt: Sendable {
             state.channels.append(channel)
             return true
         }
+    }
+
+    /// The upgrade is done: `channel` and `handler` are the attempt's WebSocket, unless the
+    /// attempt was dropped first (or has one already).
+    func opened(_ channel: any Channel, handler: PusherFrameHandler) {
+        let open = Open(channel: channel, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
+        self.state.withLockedValue { state in
+            if !state.isDropped && state.open == nil { state.open = open }
+        }
+    }
+
+    /// The attempt's WebSocket once it is upgraded, until it is dropped.
+    var open: Open? {
+        self.state.withLockedValue { $0.isDropped ? nil : $0.open }
     }
 
     /// Closes every socket taken so far and refuses later ones. Safe from any thread, and more than once.

@@ -1,22 +1,15 @@
 // SPDX-License-Identifier: MIT
 
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 import PusherCore
 
 /// One attempt of ``NIOWebSocketTransport`` as the client drives it: writes go straight to the
 /// channel (through its event loop, in order), aborting drops the attempt's sockets in any phase.
+/// Its phase is the attempt's (connecting, open once upgraded, ended once dropped): no lock of its own.
 final class NIOWebSocketConnection: TransportConnection {
-    private enum Phase {
-        case connecting
-        case open(any Channel, NIOLoopBound<PusherFrameHandler>)
-        case ended
-    }
-
     private let attempt: ConnectionAttempt
     private let budget: OutboundBudget
-    private let phase = NIOLockedValueBox(Phase.connecting)
     /// Failed by ``abort()`` so that a connect or upgrade under way stops waiting.
     private let connected: EventLoopPromise<any Channel>
     private let upgraded: EventLoopPromise<Void>
@@ -33,17 +26,11 @@ final class NIOWebSocketConnection: TransportConnection {
 
     /// The upgrade is done: writes go to `channel`, pauses to `handler` (on the event loop).
     func opened(_ channel: any Channel, handler: PusherFrameHandler) {
-        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-        self.phase.withLockedValue { phase in
-            if case .connecting = phase { phase = .open(channel, bound) }
-        }
+        self.attempt.opened(channel, handler: handler)
     }
 
     private var open: (any Channel, NIOLoopBound<PusherFrameHandler>)? {
-        self.phase.withLockedValue { phase in
-            if case .open(let channel, let handler) = phase { return (channel, handler) }
-            return nil
-        }
+        self.attempt.open.map { ($0.channel, $0.handler) }
     }
 
     func send(_ text: String) {
@@ -65,7 +52,6 @@ final class NIOWebSocketConnection: TransportConnection {
     }
 
     func abort() {
-        self.phase.withLockedValue { $0 = .ended }
         self.attempt.drop()
         self.connected.fail(CancellationError())
         self.upgraded.fail(CancellationError())

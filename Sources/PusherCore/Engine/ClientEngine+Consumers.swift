@@ -15,14 +15,23 @@ extension ClientEngine {
         case user(eventName: String?)
     }
 
+    /// A consumer number that no consumer has had: the driver numbers its notification consumers
+    /// in the same space as the engine's (see ``addConsumer(_:id:at:)``).
+    package mutating func makeConsumerID() -> ConsumerID {
+        self.consumers.makeID()
+    }
+
     /// Registers a consumer, subscribing its channel if it is the first one (`now` dates the
     /// timeout of an authorizer call this starts).
     ///
+    /// - Parameter id: The consumer's number, from ``makeConsumerID()``; a new one when nil.
     /// - Returns: The consumer's number and the actions to perform, or nil when the engine has
     ///   finished (the driver then hands out a finished sequence).
     /// - Throws: ``PusherError`` for an invalid channel name, a kind that needs what the client
     ///   lacks (an authorizer, libsodium), or an authorization that the channel cannot take.
-    package mutating func addConsumer(_ request: ConsumerRequest, at now: Duration) throws(PusherError) -> (
+    package mutating func addConsumer(
+        _ request: ConsumerRequest, id: ConsumerID? = nil, at now: Duration
+    ) throws(PusherError) -> (
         id: ConsumerID, actions: [Action]
     )? {
         guard !self.isFinished else { return nil }
@@ -31,7 +40,7 @@ extension ClientEngine {
         switch request {
         case .channel(let name, let eventName, let authorization):
             let channel = try self.subscribableChannel(name, provided: authorization)
-            let id = self.consumers.add(.channels([name], eventName: eventName))
+            let id = self.consumers.add(.channels([name], eventName: eventName), id: id)
             self.consumerAdded(on: channel, into: &actions)
             return (id, actions)
         case .channels(let names, let eventName):
@@ -42,7 +51,7 @@ extension ClientEngine {
             // Every name is checked before anything is subscribed.
             var channels: [ChannelName] = []
             for name in unique { channels.append(try self.subscribableChannel(name, provided: nil)) }
-            let id = self.consumers.add(.channels(unique, eventName: eventName))
+            let id = self.consumers.add(.channels(unique, eventName: eventName), id: id)
             for channel in channels { self.consumerAdded(on: channel, into: &actions) }
             return (id, actions)
         case .presence(let name, let authorization):
@@ -50,16 +59,16 @@ extension ClientEngine {
             guard channel.kind == .presence else {
                 throw PusherError(.invalidChannelName, "membership is only known on presence- channels", channel: name)
             }
-            let id = self.consumers.add(.presence(name))
+            let id = self.consumers.add(.presence(name), id: id)
             if let roster = self.rosters[channel] {
                 actions.append(.deliverPresence(.snapshot(roster.snapshot), consumer: id))
             }
             self.consumerAdded(on: channel, into: &actions)
             return (id, actions)
         case .all:
-            return (self.consumers.add(.all), [])
+            return (self.consumers.add(.all, id: id), [])
         case .user(let eventName):
-            let id = self.consumers.add(.user(eventName: eventName))
+            let id = self.consumers.add(.user(eventName: eventName), id: id)
             return (id, [.consumersChanged(channel: nil)])
         }
     }

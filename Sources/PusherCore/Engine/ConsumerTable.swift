@@ -2,7 +2,9 @@
 
 /// Who consumes what: the engine's bookkeeping of event and presence consumers by channel, of
 /// all-channel consumers and of the signed-in user's consumers. Consumers are numbered
-/// (``ConsumerID``); the driver keeps each one's buffer under the same number.
+/// (``ConsumerID``); the driver keeps each one's buffer under the same number. The driver's
+/// notification consumers take their numbers here too (``makeID()``): one number space for every
+/// consumer of a client.
 struct ConsumerTable: Sendable {
     /// What a consumer listens to.
     enum Scope: Sendable, Hashable {
@@ -35,10 +37,15 @@ struct ConsumerTable: Sendable {
     private var scopes: [ConsumerID: Scope] = [:]
     private var lastID = 0
 
-    /// Registers a consumer and returns its number.
-    mutating func add(_ scope: Scope) -> ConsumerID {
+    /// A new number, never given before by this table.
+    mutating func makeID() -> ConsumerID {
         self.lastID += 1
-        let id = ConsumerID(self.lastID)
+        return ConsumerID(self.lastID)
+    }
+
+    /// Registers a consumer under `id` (a new number when nil, see ``makeID()``) and returns it.
+    mutating func add(_ scope: Scope, id: ConsumerID? = nil) -> ConsumerID {
+        let id = id ?? self.makeID()
         self.scopes[id] = scope
         switch scope {
         case .channels(let channels, let eventName):
@@ -96,10 +103,13 @@ struct ConsumerTable: Sendable {
         return ended.sorted()
     }
 
-    /// Forgets every consumer; returns their numbers in registration order.
+    /// Forgets every consumer; returns their numbers in registration order. Numbers are still not
+    /// reused.
     mutating func removeAll() -> [ConsumerID] {
         let ids = self.scopes.keys.sorted()
+        let lastID = self.lastID
         self = ConsumerTable()
+        self.lastID = lastID
         return ids
     }
 

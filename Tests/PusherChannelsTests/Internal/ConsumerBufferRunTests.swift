@@ -4,9 +4,9 @@ import PusherChannels
 import PusherCore
 import Testing
 
-/// The consumer's side of ``ConsumerBuffer``: runs of elements taken under one lock, and the
+/// The consumer's side of ``Consumer``: runs of elements taken under one lock, and the
 /// elements it took handed back to the producer, which lets go of them with its next batch.
-@Suite("ConsumerBuffer runs and hand-back", .timeLimit(.minutes(1)))
+@Suite("Consumer runs and hand-back", .timeLimit(.minutes(1)))
 struct ConsumerBufferRunTests {
     final class Token: Sendable {
         let size: Int
@@ -25,12 +25,12 @@ struct ConsumerBufferRunTests {
         var alive: Int { self.boxes.count { $0.token != nil } }
     }
 
-    static func buffer() -> ConsumerBuffer<Token> {
-        ConsumerBuffer(channel: "feed", policy: BufferingPolicy(limit: 10_000, whenFull: .pauseReading)) { $0.size }
+    static func buffer() -> Consumer<Token> {
+        Consumer(channel: "feed", policy: BufferingPolicy(limit: 10_000, whenFull: .pauseReading)) { $0.size }
     }
 
     /// Delivers `count` new tokens to `buffer` and returns them watched (no other reference is left).
-    static func deliverWatched(_ count: Int, to buffer: ConsumerBuffer<Token>) -> Watched {
+    static func deliverWatched(_ count: Int, to buffer: Consumer<Token>) -> Watched {
         var watched = Watched()
         let tokens = (0..<count).map { _ in Token() }
         watched.watch(tokens)
@@ -40,7 +40,7 @@ struct ConsumerBufferRunTests {
 
     /// Delivers `count` tokens of `size` bytes to `buffer`, takes them all in runs and drops them;
     /// returns them watched, and how many were taken.
-    static func deliverAndDrop(_ count: Int, size: Int = 1, to buffer: ConsumerBuffer<Token>) -> (Watched, Int) {
+    static func deliverAndDrop(_ count: Int, size: Int = 1, to buffer: Consumer<Token>) -> (Watched, Int) {
         var watched = Watched()
         let tokens = (0..<count).map { _ in Token(size: size) }
         watched.watch(tokens)
@@ -52,7 +52,7 @@ struct ConsumerBufferRunTests {
 
     @Test("a run takes at most the number asked for, in order, and the rest stays buffered")
     func runs() {
-        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: .fail))
+        let buffer = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: .fail))
         _ = buffer.deliver(contentsOf: Array(1...5))
         var taken: [Int?] = []
         #expect(buffer.takeBuffered(upTo: 2, into: &taken) == 2)
@@ -63,11 +63,11 @@ struct ConsumerBufferRunTests {
 
     @Test("a run is at most a quarter of the limit, so that what the consumer holds cannot double it")
     func runCap() {
-        let buffer = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 8, whenFull: .fail))
+        let buffer = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 8, whenFull: .fail))
         _ = buffer.deliver(contentsOf: Array(1...8))
         var taken: [Int?] = []
         #expect(buffer.takeBuffered(upTo: 128, into: &taken) == 2)
-        let tiny = ConsumerBuffer<Int>(channel: "feed", policy: BufferingPolicy(limit: 1, whenFull: .fail))
+        let tiny = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 1, whenFull: .fail))
         _ = tiny.deliver(contentsOf: [1])
         #expect(tiny.takeBuffered(upTo: 128, into: &taken) == 1)
     }

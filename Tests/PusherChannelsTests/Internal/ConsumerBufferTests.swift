@@ -4,13 +4,13 @@ import PusherChannels
 import PusherCore
 import Testing
 
-@Suite("ConsumerBuffer", .timeLimit(.minutes(1)))
+@Suite("Consumer", .timeLimit(.minutes(1)))
 struct ConsumerBufferTests {
-    static func buffer(limit: Int, _ whenFull: BufferingPolicy.WhenFull) -> ConsumerBuffer<Int> {
-        ConsumerBuffer(channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: whenFull))
+    static func buffer(limit: Int, _ whenFull: BufferingPolicy.WhenFull) -> Consumer<Int> {
+        Consumer(channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: whenFull))
     }
 
-    static func drain(_ buffer: ConsumerBuffer<Int>) async -> (elements: [Int], error: PusherError.Code?) {
+    static func drain(_ buffer: Consumer<Int>) async -> (elements: [Int], error: PusherError.Code?) {
         var elements: [Int] = []
         do {
             while let element = try await buffer.next() { elements.append(element) }
@@ -46,7 +46,7 @@ struct ConsumerBufferTests {
         ]
     )
     func byteLimit(whenFull: BufferingPolicy.WhenFull, expected: [Int], error: PusherError.Code?) async {
-        let buffer = ConsumerBuffer<Int>(
+        let buffer = Consumer<Int>(
             channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: whenFull, byteLimit: 600))
         _ = buffer.deliver(contentsOf: [100, 200, 300, 400, 50])
         buffer.finish()
@@ -57,7 +57,7 @@ struct ConsumerBufferTests {
 
     @Test("one element larger than the byte limit alone is still delivered")
     func oversizedElement() async {
-        let buffer = ConsumerBuffer<Int>(
+        let buffer = Consumer<Int>(
             channel: "feed", policy: BufferingPolicy(limit: 10, whenFull: .fail, byteLimit: 600))
         #expect(buffer.deliver(contentsOf: [1_000]))
         buffer.finish()
@@ -118,7 +118,7 @@ extension Int: BufferedElement {
 
     @Test("a buffered event counts every string it holds: a large user id fills the byte limit like large data")
     func eventBytesCountEveryField() async {
-        let buffer = ConsumerBuffer<ChannelEvent>(
+        let buffer = Consumer<ChannelEvent>(
             channel: "presence-x", policy: BufferingPolicy(limit: 100, whenFull: .dropNewest, byteLimit: 10_000))
         let heavy = String(repeating: "u", count: 4_000)
         let events = (1...5).map {

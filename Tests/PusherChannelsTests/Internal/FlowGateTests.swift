@@ -7,10 +7,10 @@ import Testing
 
 /// `pauseReading`: a buffer over its limits keeps every element and holds the client's flow gate
 /// until its consumer has taken it down to half of them, or it ends.
-@Suite("Flow control: ConsumerBuffer and FlowGate", .timeLimit(.minutes(1)))
+@Suite("Flow control: Consumer and FlowGate", .timeLimit(.minutes(1)))
 struct FlowGateTests {
-    static func buffer(limit: Int, byteLimit: Int = 1 << 20, gate: FlowGate) -> ConsumerBuffer<Int> {
-        ConsumerBuffer(
+    static func buffer(limit: Int, byteLimit: Int = 1 << 20, gate: FlowGate) -> Consumer<Int> {
+        Consumer(
             channel: "feed", policy: BufferingPolicy(limit: limit, whenFull: .pauseReading, byteLimit: byteLimit),
             gate: gate)
     }
@@ -98,7 +98,7 @@ struct FlowGateTests {
     func otherPolicies() {
         let gate = FlowGate()
         for whenFull in [BufferingPolicy.WhenFull.fail, .dropOldest, .dropNewest] {
-            let buffer = ConsumerBuffer<Int>(
+            let buffer = Consumer<Int>(
                 channel: "feed", policy: BufferingPolicy(limit: 1, whenFull: whenFull), gate: gate)
             _ = buffer.deliver(contentsOf: [1, 2, 3])
             #expect(gate.isOpen)
@@ -108,7 +108,7 @@ struct FlowGateTests {
     @Test("with a ceiling, pauseReading holds at most that many: past it the oldest go, counted as dropped")
     func ceiling() async {
         let gate = FlowGate()
-        let buffer = ConsumerBuffer<Int>(
+        let buffer = Consumer<Int>(
             channel: nil, policy: BufferingPolicy(limit: 2, whenFull: .pauseReading), gate: gate, ceiling: 4
         ) { _ in 0 }
         _ = buffer.deliver(contentsOf: 1...10)

@@ -206,8 +206,10 @@ struct ProxyConnectionTests {
 
     @Test("a proxy that cannot be reached is proxyFailed naming it")
     func unreachableProxy() async throws {
-        // A port that was just free: nothing listens there.
-        let port = try await TestProxy.withRunning(.http()) { $0.port }
+        // A port bound by no listener, held for the whole test: nothing answers there, and no
+        // other test's server can take it meanwhile (a port that was free a moment ago could be).
+        let refusing = try RefusingPort()
+        let port = refusing.port
         try await FakePusherServer.withRunning { server in
             var options = server.clientOptions()
             options.proxy = .proxy(PusherProxy(.httpConnect, host: "127.0.0.1", port: port, password: "pw-123"))
@@ -220,5 +222,6 @@ struct ProxyConnectionTests {
                 #expect(!error.description.contains("pw-123"))
             }
         }
+        withExtendedLifetime(refusing) {}
     }
 }

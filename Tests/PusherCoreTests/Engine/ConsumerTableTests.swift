@@ -22,6 +22,17 @@ struct ConsumerTableTests {
         #expect(table.channels["x"] == nil, "an empty channel entry is dropped")
     }
 
+    @Test("one number space: numbers made for the driver's consumers are never given again, even after removeAll")
+    func oneNumberSpace() {
+        var table = ConsumerTable()
+        let observer = table.makeID()
+        let given = table.add(.all, id: table.makeID())
+        let next = table.add(.channels(["x"], eventName: nil))
+        #expect([observer, given, next] == [ConsumerID(1), ConsumerID(2), ConsumerID(3)])
+        #expect(table.removeAll() == [given, next])
+        #expect(table.makeID() == ConsumerID(4))
+    }
+
     @Test("a failed channel ends its single-channel consumers; consumers of several channels keep the rest")
     func removeChannel() {
         var table = ConsumerTable()

@@ -3,11 +3,13 @@
 import DequeModule
 import PusherCore
 
-/// One consumer's buffer: the client appends, the consumer's iterator takes.
+/// One consumer of a client, of any kind (channel events, presence changes, notifications): its
+/// buffer, its registration and its lease, behind one lock. Every public sequence iterates one.
 ///
 /// The client hands over a batch of events under one lock and wakes a waiting consumer once per
-/// batch (``deliver(contentsOf:)``). The consumer takes elements without suspending while any are
-/// buffered, and suspends only when the buffer is empty.
+/// batch (``deliver(contentsOf:)``). The consumer's iterator takes a run of buffered elements under
+/// one lock without suspending (``nextRun(into:isolation:)``), and suspends only when the buffer is
+/// empty.
 ///
 /// The limits count events the consumer has not taken, and their bytes. A consumer that is waiting
 /// has one more place: the event that wakes it is as good as taken (and `dropOldest` never drops
@@ -23,20 +25,25 @@ import PusherCore
 /// after its lock. An element the consumer is done with is then freed on the producer's thread,
 /// which allocated it, instead of making the consumer contend for that thread's malloc arena once
 /// per element (as it would if the producer let go of a run the consumer still holds).
-package final class ConsumerBuffer<Element: Sendable>: Sendable {
-    private indirect enum End {
+///
+/// Its registration: ``id`` is its number in the client (one number space for every kind), and
+/// ``release()`` removes it from the client, once (the iterator that owns it calls it when it ends,
+/// its ``ConsumerLease`` when it goes away). A consumer iterated by loops one after another (the
+/// subscription of `withSubscription`) is claimed by one loop at a time (``claim()``).
+package final class Consumer<Element: Sendable>: Sendable {
+    indirect enum End {
         case finished
         case failed(PusherError)
     }
 
     /// A buffered element with the bytes it counts, so that taking it does not read the element
     /// again (an event's first read on the consumer's thread misses the cache).
-    private struct Stored {
+    struct Stored {
         let element: Element
         let size: Int
     }
 
-    private struct State {
+    struct State {
         var elements = Deque<Stored>()
         /// The bytes of `elements`.
         var bytes = 0
@@ -53,42 +60,58 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         /// (see `take`).
         var done: [Element] = []
         var doneBytes = 0
+        /// Removes the consumer from its client; nil once it has (or for one never registered).
+        var release: (@Sendable () -> Void)?
+        /// A loop iterates it (``claim()``).
+        var isClaimed = false
+        /// How many times the consumer took from the buffer (a run, or a wait), for the package's tests.
+        var takes = 0
     }
 
     /// At most this many taken elements, and bytes of them, are kept for the producer to let go of.
-    private static var takenLimit: Int { 1024 }
-    private static var takenByteLimit: Int { 1 << 17 }
+    static var takenLimit: Int { 1024 }
+    static var takenByteLimit: Int { 1 << 17 }
+    /// At most this many elements are taken in one run (see ``nextRun(into:isolation:)``).
+    static var runLength: Int { 128 }
 
-    private enum Taken {
-        case element(Element)
-        case end(End)
-    }
-
+    /// The consumer's number in its client, shared by every kind of consumer.
+    package let id: ConsumerID
     let channel: String?
-    private let limit: Int
-    private let byteLimit: Int
-    private let whenFull: BufferingPolicy.WhenFull
+    let limit: Int
+    let byteLimit: Int
+    let whenFull: BufferingPolicy.WhenFull
     /// What `pauseReading` holds while the buffer is over its limits (nil: the policy is another).
-    private let gate: FlowGate?
+    let gate: FlowGate?
     /// With `pauseReading`, the most elements held past the limit: at this many the oldest is
     /// dropped (nil: no ceiling). For notifications, some of which do not come from the socket
     /// and so keep coming while reading is paused (see `ConsumerRegistry.observerPolicy`).
-    private let ceiling: Int?
+    let ceiling: Int?
     /// The bytes an element counts against the byte limit.
-    private let byteCount: @Sendable (Element) -> Int
+    let byteCount: @Sendable (Element) -> Int
     /// The buffer, with the consumer's iterator as its one waiter.
-    private let state = WaitableState(State())
+    let state: WaitableState<State>
+    /// A channel consumer's events of the batch being handled, not handed over yet: they go in one
+    /// lock when the batch is done (``stage(_:into:)``, ``flush(tally:)``).
+    ///
+    /// `nonisolated(unsafe)`: only the client's driver touches it, and only while it holds the
+    /// client's engine lock (in `ClientDriver.perform`, which stages and flushes within one
+    /// hold of that lock); no other code reads or writes it. That lock orders every access.
+    nonisolated(unsafe) private var staged: [Element] = []
 
     /// - Parameters:
+    ///   - id: The consumer's number in its client (tests may leave the default).
     ///   - gate: The client's flow gate, which the `pauseReading` policy holds while the buffer is
     ///     over its limits. Without one, `pauseReading` buffers without limit (for tests only).
-    ///   - byteCount: What one element counts against the policy's byte limit.
     ///   - ceiling: With `pauseReading`, how many elements the buffer holds at most, past its limit
     ///     (nil: no ceiling); at the ceiling it drops the oldest.
+    ///   - release: Removes the consumer from its client (see ``release()``).
+    ///   - byteCount: What one element counts against the policy's byte limit.
     package init(
-        channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil, ceiling: Int? = nil,
+        id: ConsumerID = ConsumerID(0), channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil,
+        ceiling: Int? = nil, release: (@Sendable () -> Void)? = nil,
         byteCount: @escaping @Sendable (Element) -> Int
     ) {
+        self.id = id
         self.channel = channel
         self.limit = policy.limit
         self.byteLimit = policy.byteLimit
@@ -96,12 +119,55 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
         self.gate = policy.whenFull == .pauseReading ? gate : nil
         self.ceiling = ceiling.map { max($0, policy.limit) }
         self.byteCount = byteCount
+        var state = State()
+        state.release = release
+        self.state = WaitableState(state)
     }
 
     /// Whether the buffer is over its limits and holds the flow gate (`pauseReading`).
     package var isOverLimit: Bool { self.state.withLock { $0.holdsGate } }
 
+    // MARK: Registration
+
+    /// Removes the consumer from its client, the first time only: an iterator that ended releases
+    /// at once, even while a copy of it (captured by a task's closure, say) is still alive.
+    package func release() {
+        let release = self.state.withLock { state in
+            defer { state.release = nil }
+            return state.release
+        }
+        release?()
+    }
+
+    /// Claims the consumer for one loop; false when another loop holds it.
+    func claim() -> Bool {
+        self.state.withLock { state in
+            defer { state.isClaimed = true }
+            return !state.isClaimed
+        }
+    }
+
+    /// How many times the consumer took from its buffer: once per run, once per wait (for the
+    /// package's tests, which show that a loop takes runs, not elements, under the lock).
+    package var takeCount: Int { self.state.withLock { $0.takes } }
+
     // MARK: Producer (the client)
+
+    /// Stages `event` for the hand-over after the batch; the first one adds this consumer to
+    /// `consumers`. Only under the client's engine lock (see `staged`).
+    func stage(_ element: Element, into consumers: inout [Consumer<Element>]) {
+        if self.staged.isEmpty { consumers.append(self) }
+        self.staged.append(element)
+    }
+
+    /// Hands the staged elements over, adding what the buffer took, dropped or failed to `tally`;
+    /// false when the consumer is gone or was just failed. Only under the client's engine lock.
+    func flush(tally: inout DeliveryTally) -> Bool {
+        guard !self.staged.isEmpty else { return true }
+        let alive = self.deliver(contentsOf: self.staged, tally: &tally)
+        self.staged.removeAll(keepingCapacity: true)
+        return alive
+    }
 
     /// Appends the elements of one batch under one lock and wakes the consumer if it waits.
     ///
@@ -219,100 +285,14 @@ package final class ConsumerBuffer<Element: Sendable>: Sendable {
 
     /// Whether the consumer is suspended waiting for elements.
     package var hasWaiter: Bool { self.state.hasWaiter }
-
-    // MARK: Consumer (the iterator)
-
-    /// Moves up to `maximum` buffered elements to the end of `elements` under one lock, without
-    /// suspending; returns how many. The consumer's iterator takes a run of events at once, so
-    /// that it does not contend for the lock with the producer once per event.
-    package func takeBuffered(upTo maximum: Int, into elements: inout [Element?]) -> Int {
-        // A run is at most a quarter of the limit: what the consumer holds in its run does not
-        // count against the limits any more, so a run must not double them.
-        let maximum = min(maximum, max(1, self.limit / 4))
-        var releases = false
-        let count = self.state.withLock { state in
-            Self.retireTaken(&state)
-            var count = 0
-            while count < maximum, let element = self.take(from: &state, releases: &releases) {
-                elements.append(element)
-                count += 1
-            }
-            return count
-        }
-        if releases { self.gate?.release() }
-        return count
-    }
-
-    /// The next element; nil at the end, or when the task is cancelled and nothing is buffered (a
-    /// buffered element is still returned to a cancelled task: iterators check for cancellation
-    /// themselves). Runs on the caller's executor, so taking a buffered element is a lock and no
-    /// hop.
-    package func next(isolation actor: isolated (any Actor)? = #isolation) async throws(PusherError) -> Element? {
-        var releases = false
-        let taken = await self.state.wait(isolation: actor) { state -> Taken? in
-            Self.retireTaken(&state)
-            if let element = self.take(from: &state, releases: &releases) { return .element(element) }
-            if let end = state.end {
-                state.end = .finished
-                return .end(end)
-            }
-            // Nothing yet: the consumer suspends, and the next element is owed to it.
-            state.reserved = true
-            return nil
-        }
-        if releases { self.gate?.release() }
-        switch taken {
-        case .element(let element): return element
-        case .end(.failed(let error)): throw error
-        case .end(.finished), nil: return nil
-        }
-    }
-
-    /// The consumer asks for more, so it has returned every element it took before: they are the
-    /// producer's to let go of.
-    @inline(__always)
-    private static func retireTaken(_ state: inout State) {
-        guard !state.taken.isEmpty else { return }
-        if state.done.isEmpty {
-            swap(&state.done, &state.taken)
-        } else {
-            state.done.append(contentsOf: state.taken)
-            state.taken.removeAll(keepingCapacity: true)
-        }
-        state.doneBytes += state.takenBytes
-        state.takenBytes = 0
-    }
-
-    /// Takes the first buffered element, if any; sets `releases` when the buffer came down to
-    /// half of both limits and lets go of the flow gate (the caller releases it, outside the lock).
-    @inline(__always)
-    private func take(from state: inout State, releases: inout Bool) -> Element? {
-        guard let stored = state.elements.popFirst() else { return nil }
-        state.bytes -= stored.size
-        state.reserved = false
-        // Kept until the consumer has returned it and the producer comes by with its next batch,
-        // so that the last reference is usually dropped on the producer's thread: memory goes back
-        // to the allocator of the thread that made it (a free on another thread contends for that
-        // thread's malloc arena, once per event). Bounded; past the bounds, or once the buffer
-        // has ended (no producer comes by any more), the consumer lets go.
-        if state.end == nil && state.taken.count + state.done.count < Self.takenLimit
-            && state.takenBytes + state.doneBytes + stored.size <= Self.takenByteLimit
-        {
-            state.taken.append(stored.element)
-            state.takenBytes += stored.size
-        }
-        // Down to half of both limits: the reader may go on.
-        if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
-            state.holdsGate = false
-            releases = true
-        }
-        return stored.element
-    }
 }
 
-extension ConsumerBuffer where Element: BufferedElement {
-    /// A buffer of elements that count their own bytes (see ``BufferedElement``).
-    package convenience init(channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil) {
-        self.init(channel: channel, policy: policy, gate: gate) { $0.bufferedByteCount }
+extension Consumer where Element: BufferedElement {
+    /// A consumer of elements that count their own bytes (see ``BufferedElement``).
+    package convenience init(
+        id: ConsumerID = ConsumerID(0), channel: String?, policy: BufferingPolicy, gate: FlowGate? = nil,
+        release: (@Sendable () -> Void)? = nil
+    ) {
+        self.init(id: id, channel: channel, policy: policy, gate: gate, release: release) { $0.bufferedByteCount }
     }
 }
