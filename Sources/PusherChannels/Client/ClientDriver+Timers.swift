@@ -7,10 +7,12 @@ import PusherCore
 // The engine asks for every timer with `scheduleTimer(id, deadline:)` and withdraws it with
 // `cancelTimer(id)`: the handshake, activity, pong and close timeouts of each socket, the reconnect
 // delay, the client-event pacing, and the timeout of every authorizer and user-authenticator call.
-// The driver keeps them in one `TimerSchedule`. One child task of `run()` sleeps on the injected
-// clock until the earliest deadline (`PusherClient+Timers.swift`); when the earliest deadline
-// changes, the driver re-arms it through a `WaitableState` (`timerAlarm`). When it wakes at its
-// deadline, the driver fires every due timer into the engine, in deadline order.
+// The driver keeps them in one `TimerSchedule`, and its earliest deadline in a `WaitableState`
+// (`timerAlarm`). A child task of the timer task sleeps on the injected clock until that deadline
+// (`PusherClient+Timers.swift`); when it wakes, the driver fires every due timer into the engine,
+// in deadline order. Only a deadline earlier than the one it sleeps to cancels the sleeper (and
+// the timer task starts another); after a later one, or none, it wakes, finds nothing due, and
+// sleeps on to the new earliest.
 extension ClientDriver {
     mutating func scheduleTimer(_ timer: TimerID, at deadline: Duration) {
         self.timers.schedule(timer, at: deadline)
@@ -22,14 +24,18 @@ extension ClientDriver {
         self.rearmTimerTask()
     }
 
-    /// Hands the earliest deadline to the timer task when it changed (or, with `force`, in any case).
-    private mutating func rearmTimerTask(force: Bool = false) {
+    /// Hands the earliest deadline to the timer task when it changed. The alarm cancels the sleeper
+    /// only when it sleeps to a later deadline (see `PusherClient.runSleeper()`).
+    private mutating func rearmTimerTask() {
         let earliest = self.timers.earliest
-        guard force || earliest != self.armedDeadline else { return }
+        guard earliest != self.armedDeadline else { return }
         self.armedDeadline = earliest
-        self.timerAlarm.update { alarm in
-            alarm.deadline = earliest
-            alarm.version &+= 1
+        self.timerAlarm.update { $0.deadline = earliest }
+        guard !self.earliestDeadlineWaiters.isEmpty else { return }
+        self.earliestDeadlineWaiters.removeAll { waiter in
+            guard waiter.deadline == earliest else { return false }
+            waiter.signal.fire()
+            return true
         }
     }
 
@@ -40,8 +46,7 @@ extension ClientDriver {
         while let timer = self.timers.removeFirstDue(at: now) {
             self.perform(self.engine.timerFired(timer, at: now, random: .random(in: 0..<1)))
         }
-        // The timer task looks again even when the earliest deadline happens to be the same.
-        self.rearmTimerTask(force: true)
+        self.rearmTimerTask()
     }
 
     // MARK: Calls
