@@ -12,7 +12,8 @@ import PusherCore
 // (`PusherClient+Timers.swift`); when it wakes, the driver fires every due timer into the engine,
 // in deadline order. Only a deadline earlier than the one it sleeps to cancels the sleeper (and
 // the timer task starts another); after a later one, or none, it wakes, finds nothing due, and
-// sleeps on to the new earliest.
+// sleeps on to the new earliest. The sleeper is woken or cancelled from the run loop (`Command.wake`),
+// never under the engine lock, as are the calls the engine gives up.
 extension ClientDriver {
     mutating func scheduleTimer(_ timer: TimerID, at deadline: Duration) {
         self.timers.schedule(timer, at: deadline)
@@ -30,7 +31,12 @@ extension ClientDriver {
         let earliest = self.timers.earliest
         guard earliest != self.armedDeadline else { return }
         self.armedDeadline = earliest
-        self.timerAlarm.update { $0.deadline = earliest }
+        // Woken (the sleeper cancelled) by the run loop, where no lock is held: the clock's
+        // cancellation handler is not run under the engine lock.
+        if self.timerAlarm.updateWithoutWaking({ $0.deadline = earliest }) {
+            let alarm = self.timerAlarm
+            self.commands.yield(.wake { alarm.wake() })
+        }
         guard !self.earliestDeadlineWaiters.isEmpty else { return }
         self.earliestDeadlineWaiters.removeAll { waiter in
             guard waiter.deadline == earliest else { return false }
@@ -75,7 +81,11 @@ extension ClientDriver {
         default:
             break
         }
-        (call.handle as? CallCancellation)?.update { $0 = reason }
+        // The call's task is cancelled by the run loop, where no lock is held: the authorizer's
+        // cancellation handlers are user code, which must not run under the engine lock.
+        if let cancellation = call.handle as? CallCancellation, cancellation.updateWithoutWaking({ $0 = reason }) {
+            self.commands.yield(.wake { cancellation.wake() })
+        }
     }
 
     /// When the call that `timer` times started, if `cancellation` is still the one under way; nil

@@ -274,6 +274,8 @@ public actor PusherClient: Service {
                 case .authenticateUser(let socketID, let cancel):
                     self.countChildTask()
                     group.addTask { await self.runUserAuthentication(socketID: socketID, cancel: cancel) }
+                case .wake(let wake):
+                    wake()
                 case .shutdown:
                     self.withEngine { driver in driver.perform(driver.engine.shutdown(at: driver.clock.now)) }
                 case .finish:

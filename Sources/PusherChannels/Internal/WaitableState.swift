@@ -101,6 +101,23 @@ package final class WaitableState<State: Sendable>: Sendable {
         return result
     }
 
+    /// Changes the state under the lock without resuming the waiter or cancelling the task in
+    /// ``run(until:_:)``; returns whether ``wake()`` is due (a waiter is suspended, or that task's
+    /// condition now holds). For a caller holding another lock: it calls ``wake()`` once it has let
+    /// go, so that what a cancellation runs (the body's handlers) never runs under that lock.
+    package func updateWithoutWaking(_ body: (inout State) -> Void) -> Bool {
+        self.inner.withLockedValue { inner in
+            body(&inner.value)
+            return inner.waiter != nil || (inner.watcher?.condition(inner.value) ?? false)
+        }
+    }
+
+    /// Resumes the waiter, and cancels the task in ``run(until:_:)`` if its condition holds: what
+    /// ``update(_:)`` does after its change.
+    package func wake() {
+        self.update { _ in }
+    }
+
     /// Whether a task is suspended in ``wait(isolation:until:)``.
     package var hasWaiter: Bool {
         self.inner.withLockedValue { $0.waiter != nil }
@@ -171,8 +188,9 @@ package final class WaitableState<State: Sendable>: Sendable {
     ///
     /// There is no second task racing `body`: the updater cancels the task itself, on its own
     /// thread and under this state's lock, so `body`'s cancellation handlers run there and must not
-    /// use this state. At most one task runs a body at a time (besides one in
-    /// ``wait(isolation:until:)``).
+    /// use this state. An updater holding another lock (the client's engine lock) changes the state
+    /// with ``updateWithoutWaking(_:)`` and calls ``wake()`` once it has let go. At most one task
+    /// runs a body at a time (besides one in ``wait(isolation:until:)``).
     ///
     /// - Parameters:
     ///   - condition: When `body` is to be given up; runs under the lock, at once and after every
