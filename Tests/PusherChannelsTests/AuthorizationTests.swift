@@ -169,7 +169,7 @@ struct AuthorizationTests {
             #expect(succeeded == .succeeded(channel: "private-chat", isResubscription: false))
             // The first answer (for the old socket) arrives now and changes nothing.
             await script.release(1)
-            await harness.clock.waitForDeadlines([.seconds(120)])
+            await harness.client.waitForEarliestDeadline(.seconds(120))
             try await LivenessTests.waitUntilClientProcessed(harness)
             let snapshot = await harness.server.snapshot
             #expect(snapshot.messages(named: "pusher:subscribe").count == 1)
@@ -193,7 +193,7 @@ struct AuthorizationTests {
             await harness.client.waitForConsumers(on: "private-chat", count: 0)
             await script.release(1)
             // The authorization's timeout leaves the clock only after its result was handled.
-            await harness.clock.waitForDeadlines([.seconds(120)])
+            await harness.client.waitForEarliestDeadline(.seconds(120))
             try await LivenessTests.waitUntilClientProcessed(harness)
             #expect(await harness.server.snapshot.messages(named: "pusher:subscribe").isEmpty)
             #expect(await harness.client.channels.isEmpty)

@@ -37,7 +37,7 @@ struct ConnectionLifecycleTests {
                 #expect(error.message.contains("App key not in this cluster"))
                 // No timer is left: none scheduled, and the one timer task stops sleeping.
                 #expect(await client.scheduledTimers.isEmpty)
-                await clock.waitForDeadlines([])
+                await client.waitForEarliestDeadline(nil)
                 #expect(await server.snapshot.connections.count == 1)
             }
         }
@@ -58,7 +58,7 @@ struct ConnectionLifecycleTests {
             let reported = await errors.next()
             #expect(reported?.closeCode == code)
             #expect(await harness.client.scheduledTimers.isEmpty)
-            await harness.clock.waitForDeadlines([])
+            await harness.client.waitForEarliestDeadline(nil)
             #expect(await harness.server.snapshot.connections.count == 1)
         }
     }
@@ -149,7 +149,7 @@ struct ConnectionLifecycleTests {
             let error = try #require(failed.last?.failure)
             #expect(error.code == .reconnectAttemptsExhausted)
             #expect(await harness.client.scheduledTimers.isEmpty)
-            await harness.clock.waitForDeadlines([])
+            await harness.client.waitForEarliestDeadline(nil)
             harness.server.refuseConnections(false)
             await harness.client.connect()
             let seen = await states.collect { $0.isConnected }
@@ -168,7 +168,7 @@ struct ConnectionLifecycleTests {
             await harness.client.disconnect()
             let next = await states.next()
             #expect(next == .disconnected)
-            await harness.clock.waitForDeadlines([])
+            await harness.client.waitForEarliestDeadline(nil)
             harness.clock.advance(by: .seconds(3600))
             #expect(await harness.client.state == .disconnected)
             #expect(await harness.server.snapshot.connections.count == 1)

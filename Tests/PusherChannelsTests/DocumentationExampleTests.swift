@@ -58,8 +58,7 @@ struct PriceFeedTests {
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
-                await clock.waitForDeadlines([.seconds(60)])  // the server's activity timeout
-                clock.advance(by: .seconds(60))
+                clock.advance(by: .seconds(60))  // the server's activity timeout: the client pings
                 await server.waitForMessages(named: "pusher:ping")
                 await clock.waitForDeadlines([.seconds(90)])  // the pong timeout, 30 s later
                 clock.advance(by: .seconds(30))

@@ -14,7 +14,7 @@ struct LivenessTests {
         try await withHarness(server: .init(activityTimeout: server)) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             _ = await states.connectedSocketID()
-            await harness.clock.waitForDeadlines([effective])
+            await harness.client.waitForEarliestDeadline(effective)
             harness.clock.advance(by: effective - .milliseconds(1))
             #expect(await harness.server.snapshot.messages(named: "pusher:ping").isEmpty)
             harness.clock.advance(by: .milliseconds(1))
@@ -27,14 +27,14 @@ struct LivenessTests {
         try await withHarness(server: .init(activityTimeout: 30)) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             _ = await states.connectedSocketID()
-            await harness.clock.waitForDeadlines([.seconds(30)])
+            await harness.client.waitForEarliestDeadline(.seconds(30))
             harness.clock.advance(by: .seconds(20))
             // The server talks at t = 20 s (an unsolicited pusher:pong is any message).
             await harness.server.send(raw: #"{"event":"pusher:pong","data":{}}"#)
             try await Self.waitUntilClientProcessed(harness)
             harness.clock.advance(by: .seconds(10))
             // At t = 30 s the activity timer sees 10 s of silence and is scheduled again for t = 50 s.
-            await harness.clock.waitForDeadlines([.seconds(50)])
+            await harness.client.waitForEarliestDeadline(.seconds(50))
             #expect(await harness.server.snapshot.messages(named: "pusher:ping").isEmpty)
             harness.clock.advance(by: .seconds(20))
             await harness.server.waitForMessages(named: "pusher:ping")
@@ -46,10 +46,10 @@ struct LivenessTests {
         try await withHarness(server: .init(activityTimeout: 60, answersPings: false)) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             let first = try #require(await states.connectedSocketID())
-            await harness.clock.waitForDeadlines([.seconds(60)])
+            await harness.client.waitForEarliestDeadline(.seconds(60))
             harness.clock.advance(by: .seconds(60))
             await harness.server.waitForMessages(named: "pusher:ping")
-            await harness.clock.waitForDeadlines([.seconds(90)])
+            await harness.client.waitForEarliestDeadline(.seconds(90))
             harness.clock.advance(by: .seconds(29))
             #expect(await harness.server.snapshot.openConnections.count == 1)
             harness.clock.advance(by: .seconds(1))
@@ -72,14 +72,14 @@ struct LivenessTests {
         try await withHarness(server: .init(activityTimeout: 60)) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             _ = await states.connectedSocketID()
-            await harness.clock.waitForDeadlines([.seconds(60)])
+            await harness.client.waitForEarliestDeadline(.seconds(60))
             harness.clock.advance(by: .seconds(60))
             await harness.server.waitForMessages(named: "pusher:ping")
-            await harness.clock.waitForDeadlines([.seconds(90)])
+            await harness.client.waitForEarliestDeadline(.seconds(90))
             try await Self.waitUntilClientProcessed(harness)
             harness.clock.advance(by: .seconds(30))
             // The pong arrived at t = 60 s: next ping due at t = 120 s, same socket.
-            await harness.clock.waitForDeadlines([.seconds(120)])
+            await harness.client.waitForEarliestDeadline(.seconds(120))
             #expect(await harness.client.state.isConnected)
             #expect(await harness.server.snapshot.connections.count == 1)
         }
@@ -90,11 +90,11 @@ struct LivenessTests {
         try await withHarness(server: .init(answersPings: false)) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             let first = try #require(await states.connectedSocketID())
-            await harness.clock.waitForDeadlines([.seconds(120)])
+            await harness.client.waitForEarliestDeadline(.seconds(120))
             harness.clock.advance(by: .seconds(10))
             await harness.client.checkConnection()
             await harness.server.waitForMessages(named: "pusher:ping")
-            await harness.clock.waitForDeadlines([.seconds(40)])
+            await harness.client.waitForEarliestDeadline(.seconds(40))
             harness.clock.advance(by: .seconds(30))
             let seen = await states.collect { $0.isConnected }
             #expect(seen.last?.socketID != first)

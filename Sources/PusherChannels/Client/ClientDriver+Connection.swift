@@ -18,7 +18,7 @@ extension ClientDriver {
     mutating func openConnection(generation: Generation) {
         // `connect()` checked the options before the engine asked for a socket.
         guard let next = self.nextEndpoint() else { return }
-        let handle = ConnectionHandle(endpoint: next.endpoint)
+        let handle = ConnectionHandle(endpoint: next.endpoint, commands: self.commands)
         self.connections[generation] = handle
         self.log(.debug, "opening connection", ["pusher.generation": "\(generation)"])
         self.commands.yield(

@@ -7,10 +7,13 @@ import PusherCore
 // The engine asks for every timer with `scheduleTimer(id, deadline:)` and withdraws it with
 // `cancelTimer(id)`: the handshake, activity, pong and close timeouts of each socket, the reconnect
 // delay, the client-event pacing, and the timeout of every authorizer and user-authenticator call.
-// The driver keeps them in one `TimerSchedule`. One child task of `run()` sleeps on the injected
-// clock until the earliest deadline (`PusherClient+Timers.swift`); when the earliest deadline
-// changes, the driver re-arms it through a `WaitableState` (`timerAlarm`). When it wakes at its
-// deadline, the driver fires every due timer into the engine, in deadline order.
+// The driver keeps them in one `TimerSchedule`, and its earliest deadline in a `WaitableState`
+// (`timerAlarm`). A child task of the timer task sleeps on the injected clock until that deadline
+// (`PusherClient+Timers.swift`); when it wakes, the driver fires every due timer into the engine,
+// in deadline order. Only a deadline earlier than the one it sleeps to cancels the sleeper (and
+// the timer task starts another); after a later one, or none, it wakes, finds nothing due, and
+// sleeps on to the new earliest. The sleeper is woken or cancelled from the run loop (`Command.wake`),
+// never under the engine lock, as are the calls the engine gives up.
 extension ClientDriver {
     mutating func scheduleTimer(_ timer: TimerID, at deadline: Duration) {
         self.timers.schedule(timer, at: deadline)
@@ -22,14 +25,23 @@ extension ClientDriver {
         self.rearmTimerTask()
     }
 
-    /// Hands the earliest deadline to the timer task when it changed (or, with `force`, in any case).
-    private mutating func rearmTimerTask(force: Bool = false) {
+    /// Hands the earliest deadline to the timer task when it changed. The alarm cancels the sleeper
+    /// only when it sleeps to a later deadline (see `PusherClient.runSleeper()`).
+    private mutating func rearmTimerTask() {
         let earliest = self.timers.earliest
-        guard force || earliest != self.armedDeadline else { return }
+        guard earliest != self.armedDeadline else { return }
         self.armedDeadline = earliest
-        self.timerAlarm.update { alarm in
-            alarm.deadline = earliest
-            alarm.version &+= 1
+        // Woken (the sleeper cancelled) by the run loop, where no lock is held: the clock's
+        // cancellation handler is not run under the engine lock.
+        if self.timerAlarm.updateWithoutWaking({ $0.deadline = earliest }) {
+            let alarm = self.timerAlarm
+            self.commands.yield(.wake { alarm.wake() })
+        }
+        guard !self.earliestDeadlineWaiters.isEmpty else { return }
+        self.earliestDeadlineWaiters.removeAll { waiter in
+            guard waiter.deadline == earliest else { return false }
+            waiter.signal.fire()
+            return true
         }
     }
 
@@ -40,8 +52,7 @@ extension ClientDriver {
         while let timer = self.timers.removeFirstDue(at: now) {
             self.perform(self.engine.timerFired(timer, at: now, random: .random(in: 0..<1)))
         }
-        // The timer task looks again even when the earliest deadline happens to be the same.
-        self.rearmTimerTask(force: true)
+        self.rearmTimerTask()
     }
 
     // MARK: Calls
@@ -70,7 +81,11 @@ extension ClientDriver {
         default:
             break
         }
-        (call.handle as? CallCancellation)?.update { $0 = reason }
+        // The call's task is cancelled by the run loop, where no lock is held: the authorizer's
+        // cancellation handlers are user code, which must not run under the engine lock.
+        if let cancellation = call.handle as? CallCancellation, cancellation.updateWithoutWaking({ $0 = reason }) {
+            self.commands.yield(.wake { cancellation.wake() })
+        }
     }
 
     /// When the call that `timer` times started, if `cancellation` is still the one under way; nil

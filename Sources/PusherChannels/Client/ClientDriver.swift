@@ -27,8 +27,6 @@ struct ClientDriver: Sendable {
     struct TimerAlarm: Sendable {
         /// The schedule's earliest deadline; nil when nothing is scheduled.
         var deadline: Duration?
-        /// Changes whenever the timer task must look again.
-        var version = 0
     }
 
     /// The application key: the options', or the last `switchEndpoint`'s.
@@ -58,11 +56,14 @@ struct ClientDriver: Sendable {
     /// Every timer the engine asked for. One child task of `run()` sleeps until the earliest
     /// deadline (see `ClientDriver+Timers.swift`).
     var timers = TimerSchedule()
-    /// What the timer task sleeps until: the schedule's earliest deadline, with a version that
-    /// changes whenever it does.
+    /// What the timer task sleeps until: the schedule's earliest deadline.
     let timerAlarm = WaitableState(TimerAlarm())
     /// The deadline last handed to the timer task.
     var armedDeadline: Duration?
+    /// How many child tasks the client has started (for the package's tests of what a subscribe costs).
+    var childTasksStarted = 0
+    /// Calls of `waitForEarliestDeadline` waiting for the schedule's earliest deadline to be `deadline`.
+    var earliestDeadlineWaiters: [(deadline: Duration?, signal: WaitableState<Bool>)] = []
     var consumerWaiters: [(channel: String, count: Int, signal: WaitableState<Bool>)] = []
     /// Reused across batches so that the hot path allocates no action list per read.
     var actionBuffer: [ClientEngine.Action] = []

@@ -62,33 +62,29 @@ extension PusherClient {
         if case .failure(let error) = result { Self.markFailed(span, with: error) }
     }
 
-    /// Runs `body` until it answers (a thrown error becomes a `PusherError` with `code`), or until
-    /// `cancel` fires or the task is cancelled: then `body`'s task is cancelled.
+    /// Runs `body` in the current task until it answers (a thrown error becomes a `PusherError`
+    /// with `code`), or until `cancel` fires or the task is cancelled: then `body` is cancelled
+    /// with the task (see ``WaitableState/run(until:_:)``), and its answer, if any, is dropped.
     private nonisolated func call<Value: Sendable>(
         code: PusherError.Code,
         what: String,
         channel: String?,
         _ cancel: CallCancellation,
-        _ body: @escaping @Sendable () async throws -> Value
+        _ body: () async throws -> Value
     ) async -> CallOutcome<Value> {
-        await withTaskGroup(of: CallOutcome<Value>.self) { group in
-            group.addTask {
-                do {
-                    return .answered(.success(try await body()))
-                } catch let error as PusherError {
-                    return .answered(.failure(error))
-                } catch {
-                    return .answered(
-                        .failure(PusherError(code, "\(what) failed: \(error)", channel: channel, cause: error)))
-                }
+        let answer = await cancel.run(until: { $0 != nil }) { () async -> Result<Value, PusherError> in
+            do {
+                return .success(try await body())
+            } catch let error as PusherError {
+                return .failure(error)
+            } catch {
+                return .failure(PusherError(code, "\(what) failed: \(error)", channel: channel, cause: error))
             }
-            group.addTask {
-                let reason = await cancel.wait(until: { (reason: inout PusherError?) -> PusherError? in reason })
-                return .cancelled(reason)
-            }
-            let outcome = await group.next() ?? .cancelled(nil)
-            group.cancelAll()
-            return outcome
         }
+        // The engine gave up on the call (its timeout fired, or the channel went).
+        if let reason = cancel.withLock({ $0 }) { return .cancelled(reason) }
+        // The run is ending: what the call answered, if anything, is not needed.
+        guard let answer, !Task.isCancelled else { return .cancelled(nil) }
+        return .answered(answer)
     }
 }

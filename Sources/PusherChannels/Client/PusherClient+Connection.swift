@@ -15,18 +15,26 @@ extension PusherClient {
             maximumMessageSize: self.options.maximumMessageSize, handshakeTimeout: self.options.handshakeTimeout,
             outboundBufferLimit: self.options.outboundBufferLimit)
         let outcome: ConnectionOutcome
+        // Whether the client gave the attempt up while the headers provider ran (which cancelled this task).
+        var abandonedInHeaders = false
         do {
             // The provider runs in the attempt, under its handshake timeout.
-            configuration.headers = try await self.upgradeHeaders(abandoned: headersAbandoned)
-            outcome = .closed(
-                try await self.transport.connect(
-                    to: url, configuration: configuration,
-                    handler: ConnectionEvents(client: self, generation: generation)))
+            if let headers = try await self.upgradeHeaders(abandoned: headersAbandoned) {
+                configuration.headers = headers
+                outcome = .closed(
+                    try await self.transport.connect(
+                        to: url, configuration: configuration,
+                        handler: ConnectionEvents(client: self, generation: generation)))
+            } else {
+                abandonedInHeaders = true
+                outcome = .aborted
+            }
         } catch {
             outcome = .failed(error)
         }
-        // A cancelled connection task means the run itself is ending (not a lost connection).
-        if Task.isCancelled {
+        // A cancelled connection task means the run itself is ending (not a lost connection), unless
+        // the client cancelled it by giving the attempt up.
+        if Task.isCancelled && !abandonedInHeaders {
             self.withEngine { $0.connectionCancelled(generation: generation) }
         } else {
             self.withEngine { $0.connectionEnded(generation: generation, outcome: outcome) }

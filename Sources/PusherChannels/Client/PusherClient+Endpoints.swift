@@ -64,31 +64,24 @@ extension PusherClient {
     }
 
     /// The headers of the upgrade request of one attempt: ``PusherClientOptions/headers`` with those
-    /// of ``PusherClientOptions/headersProvider`` (called now) replacing the ones of the same name.
+    /// of ``PusherClientOptions/headersProvider`` (called now) replacing the ones of the same name;
+    /// nil when the client gives the attempt up (`abandoned` fires) first, which cancels the
+    /// current task (see ``WaitableState/run(until:_:)``).
     ///
-    /// - Throws: ``PusherError`` when the provider fails or gives a header that is refused;
-    ///   `CancellationError` when the client gives the attempt up (`abandoned` fires) first.
-    nonisolated func upgradeHeaders(abandoned: WaitableState<Bool>) async throws -> [(name: String, value: String)] {
+    /// - Throws: ``PusherError`` when the provider fails or gives a header that is refused.
+    nonisolated func upgradeHeaders(abandoned: WaitableState<Bool>) async throws -> [(name: String, value: String)]? {
         guard let provider = self.options.headersProvider else {
             return try UpgradeHeaders.merged(self.options.headers, [:])
         }
         // The provider against the client giving the attempt up (its handshake timeout, say).
-        let provided = try await withThrowingTaskGroup(of: [String: String]?.self) { group in
-            group.addTask {
-                do {
-                    return try await provider()
-                } catch {
-                    throw PusherError(.transportFailed, "the upgrade headers provider failed", cause: error)
-                }
+        let provided = await abandoned.run(until: { $0 }) { () async -> Result<[String: String], PusherError> in
+            do {
+                return .success(try await provider())
+            } catch {
+                return .failure(PusherError(.transportFailed, "the upgrade headers provider failed", cause: error))
             }
-            group.addTask {
-                await abandoned.waitUntilFired()
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
         }
-        guard let provided else { throw CancellationError() }
-        return try UpgradeHeaders.merged(self.options.headers, provided)
+        guard let provided else { return nil }
+        return try UpgradeHeaders.merged(self.options.headers, try provided.get())
     }
 }

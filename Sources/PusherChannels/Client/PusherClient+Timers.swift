@@ -6,33 +6,55 @@ extension PusherClient {
     /// Every scheduled timer with its deadline, earliest first (for the package's tests).
     package var scheduledTimers: [(timer: TimerID, deadline: Duration)] { self.withEngine { $0.timers.timers } }
 
-    /// The timer task: sleeps until the earliest deadline, or until it changes, and fires what is
-    /// due. Runs for as long as ``run()``.
+    /// Suspends until the earliest deadline of the client's timers is `deadline` (nil: none is
+    /// scheduled), or the task is cancelled. For the package's tests: the timer task re-arms only
+    /// for an earlier deadline, so the clock's sleeper may still wait for one that moved later.
+    package func waitForEarliestDeadline(_ deadline: Duration?) async {
+        let signal = WaitableState(false)
+        let waits = self.withEngine { driver in
+            guard driver.timers.earliest != deadline else { return false }
+            driver.earliestDeadlineWaiters.append((deadline, signal))
+            return true
+        }
+        guard waits else { return }
+        await signal.waitUntilFired()
+        // A cancelled wait leaves nothing behind.
+        self.withEngine { $0.earliestDeadlineWaiters.removeAll { $0.signal === signal } }
+    }
+
+    /// How many child tasks the client has started since it was made (for the package's tests).
+    package var childTasksStarted: Int { self.withEngine { $0.childTasksStarted } }
+
+    /// Counts a child task about to start.
+    nonisolated func countChildTask() {
+        self.withEngine { $0.childTasksStarted &+= 1 }
+    }
+
+    /// The timer task: runs one sleeper at a time (see ``runSleeper()``), and starts another only
+    /// when the earliest deadline moved earlier than the one the last sleeper slept to. Runs for as
+    /// long as ``run()``.
     nonisolated func runTimers() async {
-        var seen: Int?
         while !Task.isCancelled {
-            guard let alarm = await self.timerAlarm.wait(until: { $0.version != seen ? $0 : nil }) else { return }
-            seen = alarm.version
-            // Nothing scheduled: wait for the next change.
-            guard let deadline = alarm.deadline else { continue }
-            if await self.sleep(until: deadline, unlessChangedFrom: alarm.version) {
-                self.withEngine { $0.fireDueTimers() }
+            self.countChildTask()
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.runSleeper() }
             }
         }
     }
 
-    /// Sleeps until `deadline` on the injected clock; returns false when the alarm changed from
-    /// `version` first (or the task was cancelled).
-    private nonisolated func sleep(until deadline: Duration, unlessChangedFrom version: Int) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await self.clock.sleep(until: deadline)) != nil }
-            group.addTask {
-                _ = await self.timerAlarm.wait(until: { $0.version != version ? true : nil })
-                return false
+    /// Sleeps on the injected clock until the earliest deadline, fires what is due, and again,
+    /// until its task is cancelled: by the end of the run, or by the timer alarm when the earliest
+    /// deadline moves earlier than the one it sleeps to. A deadline that moves later, or goes, does
+    /// not wake it: it wakes at the one it slept to, finds nothing due, and sleeps on to the new
+    /// earliest.
+    private nonisolated func runSleeper() async {
+        while !Task.isCancelled {
+            // Nothing scheduled: wait for a deadline.
+            guard let deadline = await self.timerAlarm.wait(until: { $0.deadline }) else { return }
+            let reached = await self.timerAlarm.run(until: { $0.deadline.map { $0 < deadline } ?? false }) {
+                (try? await self.clock.sleep(until: deadline)) != nil
             }
-            let reached = await group.next() ?? false
-            group.cancelAll()
-            return reached
+            if reached == true { self.withEngine { $0.fireDueTimers() } }
         }
     }
 }

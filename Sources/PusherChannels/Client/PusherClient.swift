@@ -265,24 +265,31 @@ public actor PusherClient: Service {
     private func runLoop() async {
         await withDiscardingTaskGroup { group in
             // The one task that runs every timer.
+            self.countChildTask()
             group.addTask { await self.runTimers() }
             if self.options.connectsAutomatically { self.connect() }
             loop: for await command in self.commandStream {
                 switch command {
                 case .startConnection(let generation, let url, let endpoint, let headersAbandoned):
+                    self.countChildTask()
                     group.addTask {
                         await self.runConnection(
                             generation: generation, url: url, endpoint: endpoint, headersAbandoned: headersAbandoned)
                     }
                 case .authorize(let channel, let socketID, let cancel):
+                    self.countChildTask()
                     group.addTask { await self.runAuthorization(channel: channel, socketID: socketID, cancel: cancel) }
                 case .reloadKey(let channel, let socketID, let cancel):
+                    self.countChildTask()
                     group.addTask {
                         await self.runAuthorization(
                             channel: channel, socketID: socketID, isKeyReload: true, cancel: cancel)
                     }
                 case .authenticateUser(let socketID, let cancel):
+                    self.countChildTask()
                     group.addTask { await self.runUserAuthentication(socketID: socketID, cancel: cancel) }
+                case .wake(let wake):
+                    wake()
                 case .shutdown:
                     self.withEngine { driver in driver.perform(driver.engine.shutdown(at: driver.clock.now)) }
                 case .finish:

@@ -11,6 +11,9 @@ enum Command: Sendable {
     case authorize(channel: String, socketID: String, cancel: CallCancellation)
     case reloadKey(channel: String, socketID: String, cancel: CallCancellation)
     case authenticateUser(socketID: String, cancel: CallCancellation)
+    /// Wake a signal changed under the engine lock (see `WaitableState.updateWithoutWaking`): the
+    /// task it cancels runs its cancellation handlers (user code) here, where no lock is held.
+    case wake(@Sendable () -> Void)
     case shutdown
     case finish
 }

@@ -18,9 +18,12 @@ struct ConnectionHandle: Sendable {
     /// The key of the socket's pause at the flow gate, while its reading is paused there.
     var pause: UInt64?
     var isPaused: Bool { self.pause != nil }
+    /// The client's run loop, which wakes `headersAbandoned` where no lock is held.
+    private let commands: AsyncStream<Command>.Continuation
 
-    init(endpoint: PusherEndpoint) {
+    init(endpoint: PusherEndpoint, commands: AsyncStream<Command>.Continuation) {
         self.endpoint = endpoint
+        self.commands = commands
     }
 
     /// The attempt began. An attempt the engine already gave up on is dropped at once.
@@ -47,7 +50,12 @@ struct ConnectionHandle: Sendable {
     /// Drops the connection at once.
     mutating func abort() {
         self.isAbandoned = true
-        self.headersAbandoned.fire()
+        // The provider's task is cancelled by the run loop, where no lock is held: its
+        // cancellation handlers are user code, which must not run under the engine lock.
+        if self.headersAbandoned.updateWithoutWaking({ $0 = true }) {
+            let abandoned = self.headersAbandoned
+            self.commands.yield(.wake { abandoned.wake() })
+        }
         self.connection?.abort()
     }
 }

@@ -23,7 +23,12 @@ import NIOConcurrencyHelpers
 /// element is owed to a suspended reader"): returning nil means the task suspends unless it was
 /// cancelled. A signal is `WaitableState<Bool>` (``fire()`` and ``waitUntilFired(isolation:)``);
 /// a value that changes over time (such as the earliest deadline of a timer schedule) is a state
-/// with a version the waiter compares with the last one it saw.
+/// the waiter compares with what it saw.
+///
+/// It is also the package's one race of "some work against a signal": ``run(until:_:)`` runs a body
+/// in the caller's task until an update makes a condition hold, and then cancels that task, so
+/// the body (an authorizer's call, a headers provider, a timer's sleep) ends early; no child task
+/// waits for the signal.
 package final class WaitableState<State: Sendable>: Sendable {
     private struct Inner: Sendable {
         var value: State
@@ -33,6 +38,23 @@ package final class WaitableState<State: Sendable>: Sendable {
         /// A wait that was cancelled before it stored its continuation.
         var cancelledWait: UInt64?
         var lastWaitID: UInt64 = 0
+        /// The task running a body in ``run(until:_:)``, cancelled by the update that makes its
+        /// condition hold.
+        var watcher: Watcher?
+    }
+
+    /// A task in ``run(until:_:)``, with its condition.
+    ///
+    /// `@unchecked Sendable` because `UnsafeCurrentTask` is not Sendable. It is safe here: a
+    /// watcher lives only in `Inner`, behind the lock; it is stored by its task inside the
+    /// `withUnsafeCurrentTask` closure of `run(until:_:)` and taken out, under the lock, before that
+    /// closure returns, and the one use of `task` from another thread is `cancel()`, made under the
+    /// same lock while it is stored (so within that closure). `cancel()` is one of the APIs that
+    /// `Task` also has, which the documentation allows to call from another task.
+    private struct Watcher: @unchecked Sendable {
+        let id: UInt64
+        let task: UnsafeCurrentTask
+        let condition: @Sendable (State) -> Bool
     }
 
     private let inner: NIOLockedValueBox<Inner>
@@ -47,7 +69,7 @@ package final class WaitableState<State: Sendable>: Sendable {
     }
 
     /// Changes the state under the lock, then resumes the waiter (if one is suspended) so that it
-    /// checks its condition again.
+    /// checks its condition again, and cancels the task in ``run(until:_:)`` if its condition now holds.
     @discardableResult
     package func update<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try self.update(wakingIf: { _ in true }, body)
@@ -55,6 +77,7 @@ package final class WaitableState<State: Sendable>: Sendable {
 
     /// Changes the state under the lock, then resumes the waiter if `shouldWake` holds for the new
     /// state (still under the lock): a producer wakes its reader only when there is something for it.
+    /// The task in ``run(until:_:)`` is cancelled when its condition holds, whatever `shouldWake` says.
     @discardableResult
     package func update<Result>(
         wakingIf shouldWake: (State) -> Bool,
@@ -63,12 +86,36 @@ package final class WaitableState<State: Sendable>: Sendable {
         let (result, waiter) = try self.inner.withLockedValue {
             inner -> (Result, UnsafeContinuation<Void, Never>?) in
             let result = try body(&inner.value)
+            if let watcher = inner.watcher, watcher.condition(inner.value) {
+                inner.watcher = nil
+                // Under the lock, on purpose: the task is still inside `run(until:_:)` (which takes
+                // its watcher out under this lock before it returns), so its reference is used only
+                // within the `withUnsafeCurrentTask` closure that gave it.
+                watcher.task.cancel()
+            }
             guard inner.waiter != nil, shouldWake(inner.value) else { return (result, nil) }
             defer { inner.waiter = nil }
             return (result, inner.waiter)
         }
         waiter?.resume()
         return result
+    }
+
+    /// Changes the state under the lock without resuming the waiter or cancelling the task in
+    /// ``run(until:_:)``; returns whether ``wake()`` is due (a waiter is suspended, or that task's
+    /// condition now holds). For a caller holding another lock: it calls ``wake()`` once it has let
+    /// go, so that what a cancellation runs (the body's handlers) never runs under that lock.
+    package func updateWithoutWaking(_ body: (inout State) -> Void) -> Bool {
+        self.inner.withLockedValue { inner in
+            body(&inner.value)
+            return inner.waiter != nil || (inner.watcher?.condition(inner.value) ?? false)
+        }
+    }
+
+    /// Resumes the waiter, and cancels the task in ``run(until:_:)`` if its condition holds: what
+    /// ``update(_:)`` does after its change.
+    package func wake() {
+        self.update { _ in }
     }
 
     /// Whether a task is suspended in ``wait(isolation:until:)``.
@@ -128,6 +175,52 @@ package final class WaitableState<State: Sendable>: Sendable {
         }
         // One last look: what is there is still taken by a cancelled task (like a buffered element).
         return self.inner.withLockedValue { condition(&$0.value) }
+    }
+
+    /// Runs `body` in the current task until `condition` holds for the state, or the task is
+    /// cancelled; returns what `body` returns, or nil when `condition` held first.
+    ///
+    /// The update that makes `condition` hold cancels the current task, so `body` (an authorizer's
+    /// call, a sleep on a clock) sees a cancelled task and should return soon; this returns nil once
+    /// it has, whatever it returned. The task stays cancelled: run this in a task that has nothing
+    /// else to wait for afterwards. When `condition` holds already, `body` does not run and the task
+    /// is not cancelled. A cancellation from elsewhere reaches `body` as any cancellation does.
+    ///
+    /// There is no second task racing `body`: the updater cancels the task itself, on its own
+    /// thread and under this state's lock, so `body`'s cancellation handlers run there and must not
+    /// use this state. An updater holding another lock (the client's engine lock) changes the state
+    /// with ``updateWithoutWaking(_:)`` and calls ``wake()`` once it has let go. At most one task
+    /// runs a body at a time (besides one in ``wait(isolation:until:)``).
+    ///
+    /// - Parameters:
+    ///   - condition: When `body` is to be given up; runs under the lock, at once and after every
+    ///     update until `body` returns.
+    ///   - body: The work, in the current task.
+    package func run<Result>(
+        until condition: @escaping @Sendable (State) -> Bool,
+        _ body: () async -> Result
+    ) async -> Result? {
+        await withUnsafeCurrentTask { task -> Result? in
+            // An async function always runs in a task.
+            guard let task else { return await body() }
+            let id = self.inner.withLockedValue { inner -> UInt64? in
+                if condition(inner.value) { return nil }
+                precondition(inner.watcher == nil, "WaitableState supports a single task in run(until:)")
+                inner.lastWaitID &+= 1
+                inner.watcher = Watcher(id: inner.lastWaitID, task: task, condition: condition)
+                return inner.lastWaitID
+            }
+            guard let id else { return nil }
+            let result = await body()
+            // Still registered: no update cancelled the task. Taken out under the lock, so that no
+            // update uses `task` once this closure has returned.
+            let ranToTheEnd = self.inner.withLockedValue { inner -> Bool in
+                guard inner.watcher?.id == id else { return false }
+                inner.watcher = nil
+                return true
+            }
+            return ranToTheEnd ? result : nil
+        }
     }
 }
 

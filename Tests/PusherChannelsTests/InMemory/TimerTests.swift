@@ -21,7 +21,7 @@ struct TimerTests {
             #expect(await harness.client.scheduledTimers.map(\.timer) == [.reconnect(2)])
             await harness.client.disconnect()
             // Nothing is left to sleep for.
-            await harness.clock.waitForDeadlines([])
+            await harness.client.waitForEarliestDeadline(nil)
             #expect(await harness.client.scheduledTimers.isEmpty)
             harness.clock.advance(by: .seconds(60))
             await harness.client.checkConnection()
@@ -60,7 +60,7 @@ struct TimerTests {
         }
     }
 
-    @Test("one task sleeps until the earliest deadline and is re-armed when it changes")
+    @Test("one task sleeps until the earliest deadline; only an earlier deadline re-arms it")
     func oneSleeper() async throws {
         try await withInMemoryClient { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
@@ -69,12 +69,15 @@ struct TimerTests {
             await harness.clock.waitForDeadlines([.seconds(10)])
             peer.establish(socketID: "1.1", activityTimeout: 60)
             _ = await states.connectedSocketID()
-            // Connected: the activity timer replaced it; still one sleeper.
-            await harness.clock.waitForDeadlines([.seconds(60)])
+            // Connected: the activity timer replaced it. A later deadline leaves the sleeper alone:
+            // it wakes at 10 s, finds nothing due, and sleeps on until 60 s.
             #expect(await harness.client.scheduledTimers.map(\.timer) == [.activity(1)])
+            #expect(harness.clock.pendingDeadlines.map(\.offset) == [.seconds(10)])
+            harness.clock.advance(by: .seconds(10))
+            await harness.clock.waitForDeadlines([.seconds(60)])
             await harness.client.checkConnection()
-            // A ping went out: the pong timeout is earlier, and the one sleeper moved to it.
-            await harness.clock.waitForDeadlines([.seconds(30)])
+            // A ping went out: the pong timeout is earlier, and a new sleeper replaced the old one.
+            await harness.clock.waitForDeadlines([.seconds(40)])
             #expect(await harness.client.scheduledTimers.map(\.timer) == [.pong(1)])
             #expect(harness.clock.sleeperCount == 1)
         }

@@ -61,7 +61,7 @@ extension ProxyConnectionTests {
             #expect(first.message.contains("HTTP proxy 127.0.0.1:\(proxy.port) did not answer CONNECT"), "\(first)")
             try await proxy.waitUntil { $0.closed == 1 }
             #expect(proxy.snapshot.closed == 1, "the client closed the proxy's socket")
-            await clock.waitForDeadlines([.seconds(1)])
+            await client.waitForEarliestDeadline(.seconds(1))
             clock.advance(by: .seconds(1))
             let second = try #require(await errors.next())
             #expect(second.code == .handshakeTimeout)
