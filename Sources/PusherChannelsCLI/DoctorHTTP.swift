@@ -45,7 +45,7 @@ struct DoctorHTTP: Sendable {
     /// Sends one request; the answer, or why there is none, in words that name the host.
     func send(
         _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil
-    ) async -> Result<DoctorHTTPAnswer, DoctorHTTPFailure> {
+    ) async -> Result<DoctorHTTPAnswer, DoctorHTTP.Failure> {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
@@ -59,7 +59,7 @@ struct DoctorHTTP: Sendable {
         } catch {
             return .failure(.failed("the proxy cannot be used: \(error.message)"))
         }
-        let outcome = await DoctorDeadline.within { () async -> Result<DoctorHTTPAnswer, DoctorHTTPFailure> in
+        let outcome = await DoctorDeadline.within { () async -> Result<DoctorHTTPAnswer, DoctorHTTP.Failure> in
             do {
                 if let proxy {
                     let (head, body) = try await ProxiedProbe.send(
@@ -111,5 +111,22 @@ struct DoctorHTTP: Sendable {
             return "the name \(host) does not resolve\(via)"
         }
         return "\(text)\(via)"
+    }
+}
+
+extension DoctorHTTP {
+    /// Why ``DoctorHTTP/send(_:_:headers:body:)`` has no answer.
+    enum Failure: Error, Sendable, CustomStringConvertible {
+        /// No answer within ``DoctorDeadline/request``.
+        case timedOut
+        /// The request failed; the reason in words.
+        case failed(String)
+
+        var description: String {
+            switch self {
+            case .timedOut: "no answer within 10 s"
+            case .failed(let reason): reason
+            }
+        }
     }
 }

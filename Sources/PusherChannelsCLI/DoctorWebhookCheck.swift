@@ -77,7 +77,7 @@ struct DoctorWebhookCheck: Sendable {
     }
 
     private func post(_ url: String, body: String, signature: String) async -> Result<
-        DoctorHTTPAnswer, DoctorHTTPFailure
+        DoctorHTTPAnswer, DoctorHTTP.Failure
     > {
         await self.http.send(
             .POST, url,

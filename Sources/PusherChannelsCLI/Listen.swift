@@ -98,7 +98,7 @@ struct Listen: AsyncParsableCommand {
         help:
             "When a consumer's buffer is full: pause-reading (stop reading the socket until it catches up; nothing is lost), fail (report, lose what was buffered beyond, subscribe again), drop-oldest or drop-newest."
     )
-    var whenFull: WhenFullOption = .pauseReading
+    var whenFull: WhenFull = .pauseReading
 
     @Option(help: "Auth endpoint for private and presence channels (form POST of socket_id and channel_name).")
     var authEndpoint: String?
@@ -276,6 +276,25 @@ struct Listen: AsyncParsableCommand {
             } catch {
                 Output.error("error: \(error)")
                 return false
+            }
+        }
+    }
+}
+
+extension Listen {
+    /// `listen --when-full`: what a consumer's full buffer does (see `BufferingPolicy`).
+    enum WhenFull: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case pauseReading = "pause-reading"
+        case fail
+        case dropOldest = "drop-oldest"
+        case dropNewest = "drop-newest"
+
+        var policy: BufferingPolicy.WhenFull {
+            switch self {
+            case .pauseReading: .pauseReading
+            case .fail: .fail
+            case .dropOldest: .dropOldest
+            case .dropNewest: .dropNewest
             }
         }
     }

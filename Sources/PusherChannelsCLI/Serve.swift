@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Logging
+import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
 
@@ -91,7 +92,7 @@ struct Serve: AsyncParsableCommand {
         help:
             "What is logged on standard error: none, error, info (connections, refusals, failed webhooks) or debug (every frame too)."
     )
-    var logLevel: ServeLogLevel = .info
+    var logLevel: LogLevel = .info
 
     func validate() throws {
         guard (0...65_535).contains(self.port) else { throw ValidationError("--port must be 0 to 65535.") }
@@ -131,7 +132,7 @@ struct Serve: AsyncParsableCommand {
         }
         // Signals are watched before the address is printed: whoever waits for it may signal at once.
         let signals = await SignalWatcher.start()
-        let started = ServeStart()
+        let started = Serve.Start()
         do {
             try await FakePusherServer.withRunning(configuration: self.serverConfiguration(secret: secret)) { server in
                 started.mark()
@@ -208,6 +209,37 @@ struct Serve: AsyncParsableCommand {
             group.addTask { try? await Task.sleep(for: Self.closeGrace) }
             await group.next()
             group.cancelAll()
+        }
+    }
+}
+
+extension Serve {
+    /// Whether `serve`'s server started listening: an error before tells that it could not listen.
+    final class Start: Sendable {
+        private let marked = NIOLockedValueBox(false)
+
+        func mark() {
+            self.marked.withLockedValue { $0 = true }
+        }
+
+        var isMarked: Bool { self.marked.withLockedValue { $0 } }
+    }
+
+    /// `serve --log-level`: what `serve` writes on standard error.
+    enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+        case none
+        case error
+        case info
+        case debug
+
+        /// The level of the server's logger; nil logs nothing.
+        var loggerLevel: Logger.Level? {
+            switch self {
+            case .none: nil
+            case .error: .error
+            case .info: .info
+            case .debug: .debug
+            }
         }
     }
 }

@@ -12,6 +12,12 @@ import PusherCrypto
 /// before. Webhooks come in pairs (`channel_occupied` before `channel_vacated`, `member_added`
 /// before `member_removed`) for every kind of channel.
 package struct ServerEngine: Sendable {
+    /// One member of a presence channel: what it said of itself, and the connections it is present on.
+    struct PresenceEntry: Sendable, Hashable {
+        var info: JSONValue?
+        var connections: Set<Int>
+    }
+
     package var settings: ServerSettings
     /// The open connections.
     package internal(set) var connections: [Int: ServerConnection] = [:]
