@@ -175,6 +175,10 @@ let package = Package(
             name: "PusherChannelsServerTests",
             dependencies: [
                 "PusherChannelsServer",
+                // The package's own signing and digests (HMAC-SHA256, MD5, the encrypted channels'
+                // keys), which the server product does not re-export.
+                "PusherCore",
+                "PusherCrypto",
                 "PusherChannels",
                 "PusherChannelsTesting",
                 // A loopback HTTP server for the error, timeout and wire tests; metrics and spans as a
