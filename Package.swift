@@ -21,6 +21,9 @@ let package = Package(
         // client users don't link AsyncHTTPClient through it.
         .library(name: "PusherChannelsServer", targets: ["PusherChannelsServer"]),
         .executable(name: "pusher-channels", targets: ["PusherChannelsCLI"]),
+        // Not for users: the load server and workloads of `pusher-channels bench` and of the
+        // Benchmarks package (a package of its own, so it needs a product). No API stability.
+        .library(name: "PusherBenchmarkSupport", targets: ["PusherBenchmarkSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -122,6 +125,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The measuring tools of `pusher-channels bench` and `Benchmarks/`: a loopback load server
+        // that writes pre-encoded events, the process's resource usage, and workloads that reach
+        // `package` code (the client engine, the secretbox, the trigger signer).
+        .target(
+            name: "PusherBenchmarkSupport",
+            dependencies: [
+                "PusherChannels",
+                "PusherChannelsServer",
+                "PusherCore",
+                "PusherCrypto",
+                // `SecretBoxWorkload` offers libsodium where it is linked.
+                .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
         // own clients, verifying webhooks.
         .target(
@@ -143,8 +165,10 @@ let package = Package(
             name: "PusherChannelsCLI",
             dependencies: [
                 "PusherChannels",
-                // `bench` runs the load server and reads the process's resource usage.
+                // `serve` runs the fake server.
                 "PusherChannelsTesting",
+                // `bench` runs the load server and reads the process's resource usage.
+                "PusherBenchmarkSupport",
                 // `trigger`, `channels`, `channel`, `users` (the HTTP API) and `webhooks`.
                 "PusherChannelsServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -160,6 +184,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),
+        .testTarget(name: "PusherBenchmarkSupportTests", dependencies: ["PusherBenchmarkSupport", "PusherChannels"]),
         // The Swift secretbox against the official vectors, and against libsodium on Linux.
         .testTarget(
             name: "PusherCryptoTests",
