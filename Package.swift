@@ -222,19 +222,56 @@ let package = Package(
             // A copy of ../shared/vectors/pusher-http-api.json, read at test time through #filePath.
             exclude: ["Vectors"]
         ),
+        // Loopback helpers both client test targets use (a raw WebSocket, an HTTP server that answers
+        // as told, a proxy, a port that refuses): a target of their own, with `package` access.
+        .target(
+            name: "PusherTestSupport",
+            dependencies: [
+                "PusherChannels",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Tests/PusherTestSupport"
+        ),
+        // The command-line client run as a child process (`listen`, `trigger`, `serve`, `doctor`,
+        // `webhooks`, `bench`): the only test target that needs the executable built.
+        .testTarget(
+            name: "PusherChannelsCLITests",
+            dependencies: [
+                "PusherChannelsCLI",
+                "PusherChannels",
+                "PusherChannelsTesting",
+                "PusherChannelsServer",
+                "PusherTestSupport",
+                // Signing and keys as a server would compute them (`package` helpers).
+                "PusherCore",
+                "PusherCrypto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "PusherChannelsTests",
             dependencies: [
                 "PusherChannels",
                 "PusherChannelsTesting",
-                "PusherChannelsCLI",
-                // `serve`'s HTTP API and webhooks checked with the server library.
+                "PusherTestSupport",
+                // The fake server's HTTP API and webhooks checked with the server library.
                 "PusherChannelsServer",
                 // Signed requests to the fake server's HTTP API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                // Loopback servers: the CLI tests' HTTP API server, the auth endpoint tests' small
-                // servers, listeners that never answer (SilentServer), with or without TLS.
+                // Loopback servers: the auth endpoint tests' small servers, listeners that never answer
+                // (SilentServer), with or without TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
