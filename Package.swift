@@ -246,9 +246,6 @@ let package = Package(
                 "PusherChannelsTesting",
                 "PusherChannelsServer",
                 "PusherTestSupport",
-                // Signing and keys as a server would compute them (`package` helpers).
-                "PusherCore",
-                "PusherCrypto",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -256,7 +253,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
