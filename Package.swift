@@ -21,6 +21,9 @@ let package = Package(
         // client users don't link AsyncHTTPClient through it.
         .library(name: "PusherChannelsServer", targets: ["PusherChannelsServer"]),
         .executable(name: "pusher-channels", targets: ["PusherChannelsCLI"]),
+        // Not for users: the load server and workloads of `pusher-channels bench` and of the
+        // Benchmarks package (a package of its own, so it needs a product). No API stability.
+        .library(name: "PusherBenchmarkSupport", targets: ["PusherBenchmarkSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -122,6 +125,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The measuring tools of `pusher-channels bench` and `Benchmarks/`: a loopback load server
+        // that writes pre-encoded events, the process's resource usage, and workloads that reach
+        // `package` code (the client engine, the secretbox, the trigger signer).
+        .target(
+            name: "PusherBenchmarkSupport",
+            dependencies: [
+                "PusherChannels",
+                "PusherChannelsServer",
+                "PusherCore",
+                "PusherCrypto",
+                // `SecretBoxWorkload` offers libsodium where it is linked.
+                .target(name: "CSodium", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your
         // own clients, verifying webhooks.
         .target(
@@ -143,8 +165,10 @@ let package = Package(
             name: "PusherChannelsCLI",
             dependencies: [
                 "PusherChannels",
-                // `bench` runs the load server and reads the process's resource usage.
+                // `serve` runs the fake server.
                 "PusherChannelsTesting",
+                // `bench` runs the load server and reads the process's resource usage.
+                "PusherBenchmarkSupport",
                 // `trigger`, `channels`, `channel`, `users` (the HTTP API) and `webhooks`.
                 "PusherChannelsServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -160,6 +184,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PusherCoreTests", dependencies: ["PusherCore"]),
+        .testTarget(name: "PusherBenchmarkSupportTests", dependencies: ["PusherBenchmarkSupport", "PusherChannels"]),
         // The Swift secretbox against the official vectors, and against libsodium on Linux.
         .testTarget(
             name: "PusherCryptoTests",
@@ -175,6 +200,10 @@ let package = Package(
             name: "PusherChannelsServerTests",
             dependencies: [
                 "PusherChannelsServer",
+                // The package's own signing and digests (HMAC-SHA256, MD5, the encrypted channels'
+                // keys), which the server product does not re-export.
+                "PusherCore",
+                "PusherCrypto",
                 "PusherChannels",
                 "PusherChannelsTesting",
                 // A loopback HTTP server for the error, timeout and wire tests; metrics and spans as a
@@ -193,19 +222,52 @@ let package = Package(
             // A copy of ../shared/vectors/pusher-http-api.json, read at test time through #filePath.
             exclude: ["Vectors"]
         ),
+        // Loopback helpers both client test targets use (a raw WebSocket, an HTTP server that answers
+        // as told, a proxy, a port that refuses): a target of their own, with `package` access.
+        .target(
+            name: "PusherTestSupport",
+            dependencies: [
+                "PusherChannels",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Tests/PusherTestSupport"
+        ),
+        // The command-line client run as a child process (`listen`, `trigger`, `serve`, `doctor`,
+        // `webhooks`, `bench`): the only test target that needs the executable built.
+        .testTarget(
+            name: "PusherChannelsCLITests",
+            dependencies: [
+                "PusherChannelsCLI",
+                "PusherChannels",
+                "PusherChannelsTesting",
+                "PusherChannelsServer",
+                "PusherTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "PusherChannelsTests",
             dependencies: [
                 "PusherChannels",
                 "PusherChannelsTesting",
-                "PusherChannelsCLI",
-                // `serve`'s HTTP API and webhooks checked with the server library.
+                "PusherTestSupport",
+                // The fake server's HTTP API and webhooks checked with the server library.
                 "PusherChannelsServer",
                 // Signed requests to the fake server's HTTP API.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                // Loopback servers: the CLI tests' HTTP API server, the auth endpoint tests' small
-                // servers, listeners that never answer (SilentServer), with or without TLS.
+                // Loopback servers: the auth endpoint tests' small servers, listeners that never answer
+                // (SilentServer), with or without TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -18,7 +18,7 @@ let package = Package(
             name: "Engine",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+                .product(name: "PusherBenchmarkSupport", package: "swift-pusher-channels"),
             ],
             path: "Benchmarks/Engine",
             swiftSettings: [
@@ -32,8 +32,7 @@ let package = Package(
             name: "Secretbox",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                // PusherCrypto, re-exported by PusherChannels; its benchmark workload is SPI.
-                .product(name: "PusherChannels", package: "swift-pusher-channels"),
+                .product(name: "PusherBenchmarkSupport", package: "swift-pusher-channels"),
             ],
             path: "Benchmarks/Secretbox",
             swiftSettings: [
@@ -42,13 +41,14 @@ let package = Package(
             ],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // End to end through the public API: a PusherLoadServer on loopback, one PusherClient.
+        // End to end through the public API: a PusherLoadServer (PusherBenchmarkSupport) on loopback,
+        // one PusherClient.
         .executableTarget(
             name: "EndToEnd",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PusherChannels", package: "swift-pusher-channels"),
-                .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+                .product(name: "PusherBenchmarkSupport", package: "swift-pusher-channels"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Benchmarks/EndToEnd",
@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "PusherChannelsServer", package: "swift-pusher-channels"),
                 .product(name: "PusherChannelsTesting", package: "swift-pusher-channels"),
+                .product(name: "PusherBenchmarkSupport", package: "swift-pusher-channels"),
             ],
             path: "Benchmarks/Publish",
             swiftSettings: [

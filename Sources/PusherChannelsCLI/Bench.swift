@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 import ArgumentParser
+import PusherBenchmarkSupport
 import PusherChannels
-import PusherChannelsTesting
 
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-import PusherChannelsTesting
+import PusherBenchmarkSupport
 
 /// The figures `bench` prints, one `name=value` per line.
 struct BenchResult {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import NIOConcurrencyHelpers
-import PusherChannelsTesting
+import PusherBenchmarkSupport
 
 /// What `bench` records while events arrive: the moments (and this process's CPU time and memory)
 /// when the client connected, when the first event arrived, and when the last channel got all of

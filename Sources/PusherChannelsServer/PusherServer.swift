@@ -3,6 +3,7 @@
 import AsyncHTTPClient
 import CoreMetrics
 import Logging
+import PusherCrypto
 
 /// Publishes events and queries channels through the Pusher Channels HTTP API.
 ///

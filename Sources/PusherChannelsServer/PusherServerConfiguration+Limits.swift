@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 extension PusherServerConfiguration {
     /// The limits ``PusherServer`` checks before it sends a request, so that a call that the server
     /// would refuse fails at once with ``PusherServerError/Code/limitExceeded`` and nothing is sent.

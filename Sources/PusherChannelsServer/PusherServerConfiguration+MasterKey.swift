@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCrypto
+
 extension PusherServerConfiguration {
     /// The encryption master key of private-encrypted channels: exactly 32 bytes.
     ///

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 extension PusherServerConfiguration {
     /// A configuration from the URL form the other server libraries read from `PUSHER_URL`:
     /// `http(s)://KEY:SECRET@HOST[:PORT]/apps/ID`.

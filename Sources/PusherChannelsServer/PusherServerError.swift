@@ -63,7 +63,7 @@ public struct PusherServerError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// At most this many bytes of an answer's body are kept in ``responseBody``.
-    public static let maximumResponseBodyLength = 64 * 1024
+    package static let maximumResponseBodyLength = 64 * 1024
 
     /// What kind of failure this is.
     public var code: Code
@@ -72,7 +72,7 @@ public struct PusherServerError: Error, Sendable, Hashable, CustomStringConverti
     /// The HTTP status of the server's answer, for ``Code/httpStatus`` and
     /// ``Code/undecodableResponse``.
     public var httpStatus: Int?
-    /// The body of the server's answer as returned (at most ``maximumResponseBodyLength`` bytes),
+    /// The body of the server's answer as returned (its first 64 KiB),
     /// for ``Code/httpStatus`` and ``Code/undecodableResponse``.
     public var responseBody: String?
 

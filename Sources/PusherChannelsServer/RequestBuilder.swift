@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+import PusherCrypto
+
 /// Builds the HTTP API's requests from a call's arguments: every check and limit first, then the
 /// body, serialized once into the bytes that are hashed and sent. Pure: the nonces of encrypted
 /// events come from the caller.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// The checks every call makes before it builds a request: names, `socket_id`s and limits.
 enum RequestRules {
     /// The prefix of the channels `sendToUser` publishes on, the only names that may hold `#`.

@@ -2,6 +2,7 @@
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import PusherCrypto
 #else
 import Foundation
 #endif

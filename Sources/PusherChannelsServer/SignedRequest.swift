@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// A request with its signed query: what goes on the wire.
 package struct SignedRequest: Sendable, Hashable {
     package let method: PusherAPIRequest.Method

@@ -2,6 +2,7 @@
 
 import Foundation
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// The encrypted requests of Vectors/pusher-http-api.json: the vector's plaintext sealed with its

@@ -3,6 +3,7 @@
 import HTTPTypes
 import NIOCore
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// The webhook endpoint as one call: `HTTPFields` and bytes in, status, content type and body out,

@@ -2,6 +2,7 @@
 
 import Foundation
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// Every request of Vectors/pusher-http-api.json reproduced: the vector's exact body bytes signed at

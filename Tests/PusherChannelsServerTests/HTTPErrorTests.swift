@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import InMemoryTracing
 import NIOHTTP1
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 import Tracing
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// The README's "Authorizing your clients and receiving webhooks" example, kept here so it compiles

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// The primitives the server side signs with, against the worked example of the HTTP API reference

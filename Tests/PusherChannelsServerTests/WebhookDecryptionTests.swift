@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// Client events of private-encrypted channels, decrypted with the key derived from the master key.

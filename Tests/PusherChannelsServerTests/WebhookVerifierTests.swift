@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import PusherChannelsServer
+import PusherCrypto
 import Testing
 
 /// Webhooks against the official Python library's `validate_webhook` (the `webhooks` section of

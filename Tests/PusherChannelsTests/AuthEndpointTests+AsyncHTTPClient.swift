@@ -3,6 +3,7 @@
 import AsyncHTTPClient
 import Foundation
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 @testable import PusherChannels

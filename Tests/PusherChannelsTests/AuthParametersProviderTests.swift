@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 @testable import PusherChannels

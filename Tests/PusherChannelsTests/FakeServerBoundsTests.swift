@@ -5,6 +5,7 @@ import NIOCore
 import PusherChannels
 import PusherChannelsServer
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Loopback: the bounds `serve` runs with, on sockets.

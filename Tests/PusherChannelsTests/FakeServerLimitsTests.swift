@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Loopback: the bounds are about sockets.

@@ -2,6 +2,7 @@
 
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Loopback: webhooks are HTTP requests to receivers on real sockets.

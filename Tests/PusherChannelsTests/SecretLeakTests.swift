@@ -8,8 +8,8 @@ import Testing
 
 // Loopback: every log line of the real stack counts, the WebSocket transport's included.
 /// No secret (app secret, encryption master key, channels' shared secrets, auth header values)
-/// appears in an error's description, in a log line at any level, or in the CLI's output, whatever
-/// succeeds or fails.
+/// appears in an error's description or in a log line at any level, whatever succeeds or fails
+/// (the CLI's output: `CLISecretLeakTests` of PusherChannelsCLITests).
 @Suite("Secrets never leak", .timeLimit(.minutes(1)))
 struct SecretLeakTests {
     static let appSecret = "APP-SECRET-7f3a9c"

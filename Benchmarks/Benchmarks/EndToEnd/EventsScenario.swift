@@ -2,8 +2,8 @@
 
 import Benchmark
 import Prometheus
+import PusherBenchmarkSupport
 import PusherChannels
-import PusherChannelsTesting
 
 /// One iteration of an events benchmark: connect one client to a load server, subscribe to every
 /// channel (one consumer task each), then measure from the server's first write until every

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 import Benchmark
+import PusherBenchmarkSupport
 import PusherChannels
-import PusherChannelsTesting
 
 /// One iteration of the idle-subscriptions benchmark: once the client is connected, subscribe to
 /// `channels` channels (one consumer task each), confirm that every consumer listens (one event

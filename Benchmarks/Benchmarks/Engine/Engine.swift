@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import Benchmark
-@_spi(Benchmarks) import PusherChannelsTesting
+import PusherBenchmarkSupport
 
 /// The engine alone: pre-encoded frames through `ClientEngine` to a consumer's buffer and out of
 /// it, with no socket and no other thread. Its figures are the floor of the end-to-end ones.

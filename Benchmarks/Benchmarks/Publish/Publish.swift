@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 
 import Benchmark
-@_spi(Benchmarks) import PusherChannelsServer
+import PusherBenchmarkSupport
+import PusherChannelsServer
 import PusherChannelsTesting
 
 /// Publishing from a server: what one trigger costs before the network (`signed-trigger`: the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import Benchmark
-@_spi(Benchmarks) import PusherCrypto
+import PusherBenchmarkSupport
 
 /// Opening one encrypted event of 100 bytes, with the package's Swift secretbox and with libsodium
 /// (Linux): `open-event-*` as a client opens every event (fields read, base64 decoded, box opened,

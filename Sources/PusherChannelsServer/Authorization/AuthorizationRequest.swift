@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// What a client posts to your authorization endpoint: the form body
 /// `socket_id=…&channel_name=…` (a user sign-in sends `socket_id` only), decoded and validated.
 ///

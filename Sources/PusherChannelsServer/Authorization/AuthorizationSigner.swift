@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+import PusherCrypto
+
 /// Answers clients' channel authorization and user authentication requests: validates the input,
 /// then signs with ``PusherSignature`` (the implementation `ChannelAuthorizer.signing` uses too).
 /// Pure: the app's key, secret and master key in, the answer out.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// The answer to a client's channel authorization request.
 public struct ChannelAuthorizationResponse: Sendable, Hashable {
     /// The signature, and the `channel_data` (presence) or `shared_secret` (private-encrypted).

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// An `application/x-www-form-urlencoded` body, decoded: `name=value` pairs joined by `&`, `+` for a
 /// space, `%XX` for any byte; the decoded bytes must be UTF-8.
 package struct FormBody: Sendable, Hashable {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// Answering your own clients: channel authorization and user sign-in, signed with the app secret.
 /// No network: these only need the configuration.
 extension PusherServer {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+
 /// The answer to a client's user authentication (sign-in) request.
 public struct UserAuthenticationResponse: Sendable, Hashable {
     /// The signature and the exact `user_data` it covers.

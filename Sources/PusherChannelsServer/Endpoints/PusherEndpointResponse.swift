@@ -16,8 +16,7 @@ import HTTPTypes
 /// | 403 Forbidden | Your code refused the request. |
 /// | 500 Internal Server Error | The server cannot answer as configured (an encrypted channel without master key, an empty user id). |
 ///
-/// Refusals carry a short plain-text reason, never a secret, at most
-/// ``maximumReasonLength`` bytes.
+/// Refusals carry a short plain-text reason, never a secret, of at most 256 UTF-8 bytes.
 public struct PusherEndpointResponse: Sendable, Hashable {
     /// The status to answer with.
     public var status: HTTPResponse.Status
@@ -30,12 +29,12 @@ public struct PusherEndpointResponse: Sendable, Hashable {
     public var body: String
 
     /// At most this many UTF-8 bytes of a refusal's reason are sent.
-    public static let maximumReasonLength = 256
+    package static let maximumReasonLength = 256
 
     /// The `Content-Type` of successful answers.
-    public static let jsonContentType = "application/json"
+    package static let jsonContentType = "application/json"
     /// The `Content-Type` of refusals.
-    public static let textContentType = "text/plain; charset=utf-8"
+    package static let textContentType = "text/plain; charset=utf-8"
 
     /// A response with this status, content type and body; ``headerFields`` holds the
     /// `Content-Type`.

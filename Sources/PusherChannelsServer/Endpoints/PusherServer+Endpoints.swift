@@ -2,6 +2,7 @@
 
 import HTTPTypes
 import NIOCore
+import PusherCore
 
 /// Your app's three Pusher endpoints in one call each: the request's bytes in, what to answer out
 /// (``PusherEndpointResponse``), with your decision in a closure.

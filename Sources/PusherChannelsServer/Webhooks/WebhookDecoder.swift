@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCore
+import PusherCrypto
+
 /// Reads the body of a webhook whose signature was verified: `{"time_ms": …, "events": [{…}, …]}`,
 /// decrypting the client events of private-encrypted channels when a master key is given.
 package enum WebhookDecoder {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 
+import PusherCrypto
+
 /// Checks that webhooks come from Pusher, then reads their events.
 ///
 /// A webhook is accepted when its `X-Pusher-Key` is one of the known keys and its

@@ -21,7 +21,7 @@ public struct PusherEndpoint: Sendable, Hashable {
     }
 
     /// The protocol version this client speaks.
-    public static let protocolVersion = 7
+    package static let protocolVersion = 7
 
     /// `ws(s)://host:port{path}/app/{key}?protocol=7&client=…&version=…`.
     ///

@@ -30,8 +30,9 @@ public struct SubscriptionRetry: Sendable, Hashable {
     /// ``never``. ``Backoff/resetAfter`` is not used: a confirmed subscription resets the delays.
     public var backoff: Backoff?
 
-    /// Creates a policy: retry with `backoff`, or never with nil.
-    public init(backoff: Backoff?) {
+    /// Creates a policy: retry with `backoff`, or never with nil. Users spell these ``backoff(_:)``
+    /// and ``never``.
+    package init(backoff: Backoff?) {
         self.backoff = backoff
     }
 

@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 @testable import PusherChannels

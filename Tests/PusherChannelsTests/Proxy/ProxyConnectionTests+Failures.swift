@@ -3,6 +3,7 @@
 import InMemoryTracing
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 import Tracing
 

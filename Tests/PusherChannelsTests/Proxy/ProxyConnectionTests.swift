@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Loopback: proxies on real sockets are the subject.

@@ -2,6 +2,7 @@
 
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Loopback: the NIO WebSocket transport itself is the subject.

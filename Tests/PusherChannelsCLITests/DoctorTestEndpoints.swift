@@ -2,6 +2,7 @@
 
 import Foundation
 import PusherChannels
+import PusherTestSupport
 
 /// The answers of the small endpoints `DoctorCommandTests` run `doctor` against: auth endpoints
 /// that sign (rightly or not) and webhook receivers that verify (rightly or not).

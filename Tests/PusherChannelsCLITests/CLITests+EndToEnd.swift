@@ -18,6 +18,16 @@ extension CLITests {
     static let endToEndServer = FakePusherServer.Configuration(
         appSecret: CLITests.secret, encryptionMasterKey: CLITests.masterKey, appID: "4321")
 
+    /// Reads `count` events from `sequence`.
+    static func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+        var events: [ChannelEvent] = []
+        for try await event in sequence {
+            events.append(event)
+            if events.count == count { break }
+        }
+        return events
+    }
+
     func fakeServerArguments(_ command: String, _ server: FakePusherServer) -> [String] {
         [
             command, "--app-id", "4321", "--key", server.appKey, "--host", server.host, "--port", "\(server.port)",
@@ -32,8 +42,8 @@ extension CLITests {
             options.authorizer = .endpoint(server.authEndpoint)
             let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
-                async let plain = collect(client.events(on: "prices"), count: 3)
-                async let sealed = collect(client.events(on: "private-encrypted-vault"), count: 2)
+                async let plain = Self.collect(client.events(on: "prices"), count: 3)
+                async let sealed = Self.collect(client.events(on: "private-encrypted-vault"), count: 2)
                 await server.waitForSubscribers(of: "prices")
                 await server.waitForSubscribers(of: "private-encrypted-vault")
                 let environment = ["PUSHER_SECRET": Self.secret, "PUSHER_MASTER_KEY": Self.masterKey]

@@ -3,6 +3,7 @@
 import Foundation
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // No secret in what `doctor` prints, whatever succeeds, fails or echoes secrets back.
@@ -53,6 +54,6 @@ extension DoctorCommandTests {
         }
         withExtendedLifetime(refusing) {}
         #expect(printed.count > 20)
-        #expect(SecretLeakTests.leaks(in: printed, of: secrets) == [])
+        #expect(CLISecretLeakTests.leaks(in: printed, of: secrets) == [])
     }
 }

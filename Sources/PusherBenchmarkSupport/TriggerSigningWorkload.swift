@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 
+import PusherChannelsServer
+
 /// What one trigger costs before it reaches the network, for the `Publish` benchmark in
 /// `Benchmarks/`: the request built from the call's arguments (every check, the JSON body
 /// serialized once), signed (`body_md5`, HMAC-SHA256) and its query string percent-encoded, as
-/// ``PusherServer/trigger(channel:event:data:socketID:info:)`` does before sending. Not a user API
-/// (SPI), so the builder and the signer stay `package`.
-@_spi(Benchmarks) public struct TriggerSigningWorkload: Sendable {
+/// `PusherServer.trigger(channel:event:data:socketID:info:)` does before sending. In this
+/// package-only module, so the builder and the signer stay `package`.
+public struct TriggerSigningWorkload: Sendable {
     private let builder: RequestBuilder
     private let signer: RequestSigner
     private let channel: String

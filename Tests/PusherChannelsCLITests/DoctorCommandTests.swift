@@ -3,6 +3,7 @@
 import Foundation
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 /// `pusher-channels doctor` run as a process against the fake server (with its auth endpoints) and

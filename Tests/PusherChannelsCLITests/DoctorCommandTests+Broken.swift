@@ -3,6 +3,7 @@
 import Foundation
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Set-ups broken on purpose: each gives its own `fail` line and exit 1, the other checks `ok`.

@@ -8,9 +8,9 @@ import PusherChannels
 
 /// A bare WebSocket client on loopback: it sends text frames as given and reads the server's frames
 /// exactly as they arrived, for checks of the wire that a `PusherClient` would interpret.
-struct RawWebSocket {
+package struct RawWebSocket {
     /// One frame from the server.
-    enum Frame: Equatable {
+    package enum Frame: Equatable {
         case text(String)
         case close(code: Int?)
     }
@@ -25,7 +25,7 @@ struct RawWebSocket {
 
     /// Opens a WebSocket to `path` (e.g. `/app/KEY?protocol=7`) on `127.0.0.1:port`, runs `body`,
     /// then closes it.
-    static func withConnection<Result>(
+    package static func withConnection<Result>(
         port: Int, path: String, _ body: (inout RawWebSocket) async throws -> Result
     ) async throws -> Result {
         let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -67,7 +67,7 @@ struct RawWebSocket {
 
     /// The next text or close frame (pings and pongs skipped; a close frame is answered); nil once
     /// the connection ended.
-    mutating func next() async throws -> Frame? {
+    package mutating func next() async throws -> Frame? {
         while let frame = try await self.inbound.next() {
             switch frame.opcode {
             case .text:
@@ -89,13 +89,13 @@ struct RawWebSocket {
     }
 
     /// The next text frame; nil when a close frame or the end came first.
-    mutating func nextText() async throws -> String? {
+    package mutating func nextText() async throws -> String? {
         guard case .text(let text)? = try await self.next() else { return nil }
         return text
     }
 
     /// The next text frame whose event is `event` (others skipped); nil when none came.
-    mutating func next(event: String) async throws -> String? {
+    package mutating func next(event: String) async throws -> String? {
         while let text = try await self.nextText() {
             if (try? JSONValue(parsing: text))?["event"]?.stringValue == event { return text }
         }
@@ -103,12 +103,12 @@ struct RawWebSocket {
     }
 
     /// Sends a frame exactly as given (unmasked, a fragment, bytes that are not UTF-8).
-    func send(frame: WebSocketFrame) async throws {
+    package func send(frame: WebSocketFrame) async throws {
         try await self.outbound.write(frame)
     }
 
     /// Sends one text frame, masked as a client must.
-    func send(_ text: String) async throws {
+    package func send(_ text: String) async throws {
         try await self.outbound.write(
             WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text)))
     }

@@ -3,6 +3,7 @@
 import Foundation
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // `listen --proxy … --auth-endpoint …`: the auth endpoint goes through the same proxy.

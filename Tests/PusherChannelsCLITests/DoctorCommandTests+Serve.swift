@@ -2,6 +2,7 @@
 
 import Foundation
 import PusherChannels
+import PusherTestSupport
 import Testing
 
 #if canImport(Glibc)

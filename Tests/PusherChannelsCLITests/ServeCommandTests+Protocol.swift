@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import PusherChannels
 import PusherChannelsServer
+import PusherTestSupport
 import Testing
 
 // `serve`'s WebSocket side, read on the wire.

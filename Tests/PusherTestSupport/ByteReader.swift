@@ -4,12 +4,12 @@ import Foundation
 import NIOCore
 
 /// Reads a connection's bytes as a handshake needs them, keeping what is left over.
-struct ByteReader {
-    var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-    var pending = ByteBuffer()
+package struct ByteReader {
+    package var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    package var pending = ByteBuffer()
 
     /// Exactly `count` bytes, or nil when the connection ended first.
-    mutating func bytes(_ count: Int) async throws -> [UInt8]? {
+    package mutating func bytes(_ count: Int) async throws -> [UInt8]? {
         while self.pending.readableBytes < count {
             guard var more = try await self.iterator.next() else { return nil }
             self.pending.writeBuffer(&more)
@@ -18,7 +18,7 @@ struct ByteReader {
     }
 
     /// An HTTP head up to its blank line (without it), or nil when the connection ended first.
-    mutating func head() async throws -> String? {
+    package mutating func head() async throws -> String? {
         while true {
             let text = String(buffer: self.pending)
             if let end = text.range(of: "\r\n\r\n") {

@@ -7,6 +7,7 @@ import NIOHTTP1
 import NIOWebSocket
 import PusherChannels
 import PusherChannelsServer
+import PusherTestSupport
 import Testing
 
 // What `serve` refuses, and that it keeps running: the defects of the audit, each driven from

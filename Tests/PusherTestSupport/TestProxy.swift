@@ -10,8 +10,8 @@ import PusherChannels
 /// proxy (`CONNECT` tunnels, and absolute-URI requests for plain http) or a SOCKS5 proxy (no
 /// authentication or RFC 1929 username/password). It can require credentials or refuse, and
 /// records what each client asked for.
-final class TestProxy: Sendable {
-    enum Behaviour: Sendable {
+package final class TestProxy: Sendable {
+    package enum Behaviour: Sendable {
         /// An HTTP proxy; with `credentials`, a request without the matching Basic
         /// `Proxy-Authorization` gets 407; with `refusal`, every request gets that status.
         case http(credentials: (String, String)? = nil, refusal: Int? = nil)
@@ -27,23 +27,23 @@ final class TestProxy: Sendable {
         case raw(answer: [UInt8])
     }
 
-    struct Seen: Sendable {
+    package struct Seen: Sendable {
         /// Connections accepted.
-        var connections = 0
+        package var connections = 0
         /// Connections that ended (closed by either side).
-        var closed = 0
+        package var closed = 0
         /// What each client asked to reach: `host:port` of a CONNECT or SOCKS5 request, or the
         /// request line of an absolute-URI request.
-        var targets: [String] = []
+        package var targets: [String] = []
         /// SOCKS5 address types of the requests (1 IPv4, 3 domain name, 4 IPv6).
-        var addressTypes: [UInt8] = []
+        package var addressTypes: [UInt8] = []
         /// `Proxy-Authorization` headers, or `user:pass` of the SOCKS5 sub-negotiation.
-        var credentials: [String] = []
+        package var credentials: [String] = []
         /// Tunnels opened to the target.
-        var tunnels = 0
+        package var tunnels = 0
     }
 
-    let port: Int
+    package let port: Int
     private let behaviour: Behaviour
     private let seen = NIOLockedValueBox(Seen())
     /// Every socket of the proxy, closed when it stops (a kept-alive client connection included).
@@ -54,22 +54,22 @@ final class TestProxy: Sendable {
         self.behaviour = behaviour
     }
 
-    var snapshot: Seen { self.seen.withLockedValue { $0 } }
+    package var snapshot: Seen { self.seen.withLockedValue { $0 } }
 
     /// The proxy's URL, with `user:pass@` when given.
-    func url(credentials: String? = nil) -> String {
+    package func url(credentials: String? = nil) -> String {
         let scheme = if case .socks5 = self.behaviour { "socks5" } else { "http" }
         return "\(scheme)://\(credentials.map { "\($0)@" } ?? "")127.0.0.1:\(self.port)"
     }
 
     /// Waits (bounded: real sockets) until `condition` holds for what the proxy saw.
-    func waitUntil(_ condition: (Seen) -> Bool) async throws {
+    package func waitUntil(_ condition: (Seen) -> Bool) async throws {
         for _ in 0..<1000 where !condition(self.snapshot) {
             try await Task.sleep(for: .milliseconds(10))
         }
     }
 
-    static func withRunning<Result: Sendable>(
+    package static func withRunning<Result: Sendable>(
         _ behaviour: Behaviour, _ body: (TestProxy) async throws -> Result
     ) async throws -> Result {
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: MIT
 
+import PusherBenchmarkSupport
 import PusherChannels
-import PusherChannelsTesting
 import Testing
 
 // Loopback: the load server is a socket server; its frames on the wire are the subject.
 @Suite("Load server", .timeLimit(.minutes(1)))
 struct LoadServerTests {
+    /// Reads `count` events from `sequence`.
+    static func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+        var events: [ChannelEvent] = []
+        for try await event in sequence {
+            events.append(event)
+            if events.count == count { break }
+        }
+        return events
+    }
+
     /// Subscribes `client` to every channel of `server`, has the server send `count` events, and
     /// returns what each channel received.
     func receive(_ count: Int, from server: PusherLoadServer, client: PusherClient, perChannel: [Int]) async throws
@@ -14,7 +24,7 @@ struct LoadServerTests {
     {
         try await withThrowingTaskGroup(of: (String, [ChannelEvent]).self) { group in
             for (channel, expected) in zip(server.configuration.channels, perChannel) {
-                group.addTask { (channel, try await collect(client.events(on: channel), count: expected)) }
+                group.addTask { (channel, try await Self.collect(client.events(on: channel), count: expected)) }
             }
             await server.waitUntilSubscribed()
             #expect(await server.send(events: count) == 1)
@@ -56,8 +66,8 @@ struct LoadServerTests {
         let configuration = PusherLoadServer.Configuration(channelCount: 2, eventsWhenSubscribed: 10)
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
             try await withRunningClient(PusherClient(key: "any", options: server.clientOptions())) { client in
-                async let first = collect(client.events(on: "load-0"), count: 5)
-                async let second = collect(client.events(on: "load-1"), count: 5)
+                async let first = Self.collect(client.events(on: "load-0"), count: 5)
+                async let second = Self.collect(client.events(on: "load-1"), count: 5)
                 let counts = try await (first.count, second.count)
                 #expect(counts == (5, 5))
             }

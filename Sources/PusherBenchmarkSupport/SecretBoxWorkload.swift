@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 
 import PusherCore
+import PusherCrypto
 
 /// What opening one encrypted event costs, for the `Secretbox` benchmark in `Benchmarks/`: an event's
 /// data `{"nonce":…,"ciphertext":…}` sealed once, then opened as a client opens every event (the
 /// fields read, base64 decoded, the box opened, the plaintext checked as UTF-8 into a string), or
-/// the box alone, with the Swift implementation or libsodium. Not a user API (SPI), so `SecretBox`
-/// and `EncryptedPayload` stay `package`.
-@_spi(Benchmarks) public struct SecretBoxWorkload: Sendable {
+/// the box alone, with the Swift implementation or libsodium. In this package-only module, so
+/// `SecretBox` and `EncryptedPayload` stay `package`.
+public struct SecretBoxWorkload: Sendable {
     /// A secretbox implementation.
     public enum Implementation: String, Sendable, CaseIterable {
         case swift

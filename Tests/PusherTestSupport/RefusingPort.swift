@@ -11,11 +11,11 @@ import Darwin
 /// A loopback TCP port that refuses connections for as long as this value is kept: a socket bound
 /// to it that does not listen. Unlike a port that was free a moment ago, no other test's server
 /// can take it meanwhile (tests run in parallel).
-final class RefusingPort: Sendable {
-    let port: Int
+package final class RefusingPort: Sendable {
+    package let port: Int
     private let socket: Int32
 
-    init() throws {
+    package init() throws {
         #if canImport(Darwin)
         let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #elseif canImport(Glibc)
@@ -46,4 +46,4 @@ final class RefusingPort: Sendable {
     }
 }
 
-struct RefusingPortError: Error {}
+package struct RefusingPortError: Error {}

@@ -3,6 +3,7 @@
 import Foundation
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -8,29 +8,29 @@ import PusherChannels
 
 /// A small HTTP/1.1 server on a free loopback port that answers every request as a test says (or
 /// never), and records what it received: for redirects, oversized answers and hanging endpoints.
-final class LoopbackHTTPServer: Sendable {
-    struct Request: Sendable {
-        var method: String
-        var uri: String
+package final class LoopbackHTTPServer: Sendable {
+    package struct Request: Sendable {
+        package var method: String
+        package var uri: String
         /// Header names lowercased.
-        var headers: [String: String]
-        var body: String
+        package var headers: [String: String]
+        package var body: String
     }
 
-    enum Reply: Sendable {
+    package enum Reply: Sendable {
         case respond(status: Int, headers: [(String, String)] = [], body: [UInt8] = [])
         /// Reads the request and never answers; the connection stays open until the client closes it.
         case hang
     }
 
     private struct State {
-        var requests: [Request] = []
+        package var requests: [Request] = []
         /// Connections the client closed while the server was not answering (``Reply/hang``).
-        var abandoned = 0
-        var waiters: [CheckedContinuation<Bool, Never>] = []
+        package var abandoned = 0
+        package var waiters: [CheckedContinuation<Bool, Never>] = []
     }
 
-    let port: Int
+    package let port: Int
     private let reply: @Sendable (Request) -> Reply
     private let state = NIOLockedValueBox(State())
 
@@ -39,12 +39,12 @@ final class LoopbackHTTPServer: Sendable {
         self.reply = reply
     }
 
-    var url: String { "http://127.0.0.1:\(self.port)" }
-    var requests: [Request] { self.state.withLockedValue { $0.requests } }
-    var abandonedConnections: Int { self.state.withLockedValue { $0.abandoned } }
+    package var url: String { "http://127.0.0.1:\(self.port)" }
+    package var requests: [Request] { self.state.withLockedValue { $0.requests } }
+    package var abandonedConnections: Int { self.state.withLockedValue { $0.abandoned } }
 
     /// Returns once `condition` holds for the requests received and connections abandoned.
-    func waitUntil(_ condition: @escaping @Sendable (_ requests: [Request], _ abandoned: Int) -> Bool) async {
+    package func waitUntil(_ condition: @escaping @Sendable (_ requests: [Request], _ abandoned: Int) -> Bool) async {
         while true {
             let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let done = self.state.withLockedValue { state -> Bool in
@@ -67,7 +67,7 @@ final class LoopbackHTTPServer: Sendable {
         for waiter in waiters { waiter.resume(returning: false) }
     }
 
-    static func withRunning<Result: Sendable>(
+    package static func withRunning<Result: Sendable>(
         reply: @escaping @Sendable (Request) -> Reply,
         _ body: (LoopbackHTTPServer) async throws -> Result
     ) async throws -> Result {

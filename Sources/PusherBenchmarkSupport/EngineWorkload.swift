@@ -5,8 +5,9 @@ import PusherCore
 
 /// The per-event path without sockets, for the engine benchmark in `Benchmarks/`: pre-encoded
 /// frames are decoded as the transport decodes them, go through the protocol engine in
-/// socket-read-sized batches, into a consumer's buffer, and the consumer takes them. Not a user API (SPI), so the engine itself stays `package`.
-@_spi(Benchmarks) public struct EngineWorkload: Sendable {
+/// socket-read-sized batches, into a consumer's buffer, and the consumer takes them. In this
+/// package-only module, so the engine itself stays `package`.
+public struct EngineWorkload: Sendable {
     private let batches: [[String]]
     /// How many events one ``run()`` delivers.
     public let events: Int

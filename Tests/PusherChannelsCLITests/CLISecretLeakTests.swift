@@ -13,8 +13,24 @@ import Musl
 import Darwin
 #endif
 
-// The command-line client's standard output and standard error.
-extension SecretLeakTests {
+/// No secret (app secret, encryption master key, channels' shared secrets, auth header values)
+/// appears in the command-line client's standard output or standard error, whatever succeeds or
+/// fails (the library's side: `SecretLeakTests` of PusherChannelsTests).
+@Suite("Secrets never leak from the command-line client", .timeLimit(.minutes(1)))
+struct CLISecretLeakTests {
+    static let appSecret = "APP-SECRET-7f3a9c"
+    static let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+    static let headerToken = "HEADER-TOKEN-51d2e8"
+    /// A master key one byte short: refused, and still not repeated.
+    static let shortMasterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg=="
+
+    static var secrets: [String] { [Self.appSecret, Self.masterKey, Self.headerToken, Self.shortMasterKey] }
+
+    /// Every text in `texts` that holds one of `secrets`.
+    static func leaks(in texts: [String], of secrets: [String]) -> [String] {
+        texts.filter { text in secrets.contains { text.contains($0) } }
+    }
+
     func listen(_ server: FakePusherServer) -> [String] {
         ["listen", "--key", server.appKey, "--host", server.host, "--port", "\(server.port)", "--no-tls"]
     }
