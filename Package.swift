@@ -142,6 +142,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // `FrameReadingWorkload` decodes frames in an EmbeddedChannel.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         // Publishing from Swift servers: the Channels HTTP API on AsyncHTTPClient, authorizing your

@@ -21,6 +21,22 @@ let benchmarks: @Sendable () -> Void = {
             guard delivered == workload.events else { fatalError("delivered \(delivered) of \(workload.events)") }
         }
     }
+    // Socket reads into WebSocket frames: the client's WebSocketFrameReader (NIO's frame decoder
+    // driven directly; installed by the client's own upgrader) against NIO's ByteToMessageHandler.
+    let frameReading = FrameReadingWorkload(frames: 100_000)
+    for reader in FrameReadingWorkload.Reader.allCases {
+        Benchmark(
+            "frames-\(reader.rawValue)-reader",
+            configuration: .init(
+                metrics: [.cpuTotal, .wallClock, .mallocCountTotal], scalingFactor: .mega, maxDuration: .seconds(10),
+                maxIterations: 20)
+        ) { benchmark in
+            for _ in 0..<max(1, benchmark.scaledIterations.count / frameReading.frames) {
+                let frames = try frameReading.run(reader)
+                guard frames == frameReading.frames else { fatalError("decoded \(frames) of \(frameReading.frames)") }
+            }
+        }
+    }
     // Entering the client's state once per socket read: a lock on the reading thread (the design)
     // against a hop onto an actor from that thread (the alternative the design notes weigh).
     if #available(macOS 15, *) {

@@ -39,7 +39,7 @@ public actor PusherClient: Service {
     public nonisolated let options: PusherClientOptions
 
     /// The value of the `client` query parameter the server sees.
-    public static let clientName = "swift-pusher-channels"
+    package static let clientName = "swift-pusher-channels"
     /// This library's version, sent as the `version` query parameter.
     public static let version = "0.1.0"
 
