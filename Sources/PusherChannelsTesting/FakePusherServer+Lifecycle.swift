@@ -67,7 +67,7 @@ extension FakePusherServer {
     /// (handshake, channels, presence, client events, limits, scripting and recording); what only
     /// a port can offer is absent: ``port`` is 0, loopback clients (``clientOptions()`` on a real
     /// transport) cannot connect, and the auth endpoints and HTTP API are not served (use
-    /// ``trigger(channel:event:data:)`` and the other controls to publish). Webhooks, which the
+    /// ``trigger(channel:event:data:userID:)`` and the other controls to publish). Webhooks, which the
     /// server sends, are delivered as usual.
     ///
     /// ```swift
