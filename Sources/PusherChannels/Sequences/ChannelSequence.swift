@@ -48,8 +48,12 @@ public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
             return try await self.nextRun(isolation: actor)
         }
 
-        /// Takes the next run, or waits: once per run, not per element, so not inlined.
+        /// Takes the next run, or waits: once per run, not per element, so not inlined. Specialised
+        /// for the two element types here: the generic entry checks the type and goes to that code,
+        /// so taking a run never runs the consumer's generic code (metadata lookups per element).
         @usableFromInline
+        @_specialize(where Element == ChannelEvent)
+        @_specialize(where Element == PresenceChange)
         mutating func nextRun(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
             try await self.base.next(isolation: actor)
         }
