@@ -10,17 +10,16 @@ extension Consumer {
         case end(End)
     }
 
-    /// The next element for an iterator whose `run` is spent: the first of a new run (up to
-    /// ``runLength`` elements taken under one lock, without suspending), else the next one the
-    /// buffer gets (suspending until then). Nil at the end, or when the task is cancelled while
-    /// nothing is buffered. The one way every public iterator takes from its consumer.
+    /// The first element of a new run for an iterator whose `run` is spent: up to ``runLength``
+    /// elements taken under one lock, without suspending; nil when nothing is buffered (the caller
+    /// then waits with ``next(isolation:)``). Synchronous on purpose: taking a buffered run is one
+    /// lock, with no async call and so no executor check per run. With ``next(isolation:)``, the
+    /// one way every public iterator takes from its consumer.
     @inline(__always)
-    func nextRun(
-        into run: inout ConsumerRun<Element>, isolation actor: isolated (any Actor)?
-    ) async throws(PusherError) -> Element? {
+    func takeRun(into run: inout ConsumerRun<Element>) -> Element? {
         run.reset()
-        if self.takeBuffered(upTo: Self.runLength, into: &run.elements) > 0 { return run.next() }
-        return try await self.next(isolation: actor)
+        guard self.takeBuffered(upTo: Self.runLength, into: &run.elements) > 0 else { return nil }
+        return run.next()
     }
 
     /// Moves up to `maximum` buffered elements to the end of `elements` under one lock, without

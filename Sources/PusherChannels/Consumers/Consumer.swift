@@ -8,7 +8,7 @@ import PusherCore
 ///
 /// The client hands over a batch of events under one lock and wakes a waiting consumer once per
 /// batch (``deliver(contentsOf:)``). The consumer's iterator takes a run of buffered elements under
-/// one lock without suspending (``nextRun(into:isolation:)``), and suspends only when the buffer is
+/// one lock without suspending (``takeRun(into:)``), and suspends only when the buffer is
 /// empty.
 ///
 /// The limits count events the consumer has not taken, and their bytes. A consumer that is waiting
@@ -71,7 +71,7 @@ package final class Consumer<Element: Sendable>: Sendable {
     /// At most this many taken elements, and bytes of them, are kept for the producer to let go of.
     static var takenLimit: Int { 1024 }
     static var takenByteLimit: Int { 1 << 17 }
-    /// At most this many elements are taken in one run (see ``nextRun(into:isolation:)``).
+    /// At most this many elements are taken in one run (see ``takeRun(into:)``).
     static var runLength: Int { 128 }
 
     /// The consumer's number in its client, shared by every kind of consumer.

@@ -25,13 +25,11 @@ final class ConsumerLease<Element: Sendable> {
         self.kind = kind
     }
 
-    /// Takes the next run of a claim's loop, or waits (see ``Consumer/nextRun(into:isolation:)``).
+    /// Takes the next run of a claim's loop, or waits (see ``Consumer/takeRun(into:)``): a buffered
+    /// run is taken without any async call; only an empty buffer waits.
     func nextRun(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
-        // Moved out while the task may suspend, and back: no copy of the run's storage.
-        var run = self.run
-        self.run = ConsumerRun()
-        defer { self.run = run }
-        return try await self.consumer.nextRun(into: &run, isolation: actor)
+        if let element = self.consumer.takeRun(into: &self.run) { return element }
+        return try await self.consumer.next(isolation: actor)
     }
 
     deinit {

@@ -36,7 +36,9 @@ struct ConsumerIterator<Element: Sendable> {
             return nil
         }
         do {
-            if let element = try await consumer.nextRun(into: &self.run, isolation: actor) { return element }
+            // A buffered run is taken without any async call; only an empty buffer waits.
+            if let element = consumer.takeRun(into: &self.run) { return element }
+            if let element = try await consumer.next(isolation: actor) { return element }
         } catch {
             self.finish()
             throw error
