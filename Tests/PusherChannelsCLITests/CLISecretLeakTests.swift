@@ -3,6 +3,7 @@
 import Foundation
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -18,18 +19,6 @@ import Darwin
 /// fails (the library's side: `SecretLeakTests` of PusherChannelsTests).
 @Suite("Secrets never leak from the command-line client", .timeLimit(.minutes(1)))
 struct CLISecretLeakTests {
-    static let appSecret = "APP-SECRET-7f3a9c"
-    static let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
-    static let headerToken = "HEADER-TOKEN-51d2e8"
-    /// A master key one byte short: refused, and still not repeated.
-    static let shortMasterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg=="
-
-    static var secrets: [String] { [Self.appSecret, Self.masterKey, Self.headerToken, Self.shortMasterKey] }
-
-    /// Every text in `texts` that holds one of `secrets`.
-    static func leaks(in texts: [String], of secrets: [String]) -> [String] {
-        texts.filter { text in secrets.contains { text.contains($0) } }
-    }
 
     func listen(_ server: FakePusherServer) -> [String] {
         ["listen", "--key", server.appKey, "--host", server.host, "--port", "\(server.port)", "--no-tls"]
@@ -45,12 +34,13 @@ struct CLISecretLeakTests {
         var printed: [String] = []
         var sharedSecrets: [String] = []
         let configuration = FakePusherServer.Configuration(
-            appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
+            appSecret: PlantedSecrets.appSecret, encryptionMasterKey: PlantedSecrets.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             // Signing in-process: a presence and an encrypted channel, a forged event, sign-in.
             let signing = try CLIProcess(
                 self.listen(server) + [
-                    "--secret", Self.appSecret, "--master-key", Self.masterKey, "--user-id", "u1", "--sign-in",
+                    "--secret", PlantedSecrets.appSecret, "--master-key", PlantedSecrets.masterKey, "--user-id", "u1",
+                    "--sign-in",
                     "--channel", "presence-b", "--channel", "private-encrypted-c",
                 ]
             )
@@ -74,12 +64,12 @@ struct CLISecretLeakTests {
             // Signing without the master key, from the environment: the encrypted channel fails.
             let noKey = try CLIProcess(
                 self.listen(server) + ["--channel", "private-encrypted-d"],
-                environment: ["PUSHER_SECRET": Self.appSecret])
+                environment: ["PUSHER_SECRET": PlantedSecrets.appSecret])
             #expect(await noKey.exitStatus() == 3)
             printed += self.output(noKey)
 
             // Auth endpoints with an Authorization header: refused, then accepted.
-            let header = ["--auth-header", "Authorization: Bearer \(Self.headerToken)"]
+            let header = ["--auth-header", "Authorization: Bearer \(PlantedSecrets.headerToken)"]
             await server.setAuthEndpoint(.respond(status: 403, body: #"{"error":"forbidden"}"#))
             let refused = try CLIProcess(
                 self.listen(server) + ["--auth-endpoint", server.authEndpoint.absoluteString] + header + [
@@ -106,15 +96,15 @@ struct CLISecretLeakTests {
             printed += self.output(accepted)
             #expect(
                 await server.snapshot.authRequests.filter {
-                    $0.headers["authorization"] == "Bearer \(Self.headerToken)"
+                    $0.headers["authorization"] == "Bearer \(PlantedSecrets.headerToken)"
                 }.count >= 3)
         }
         // Usage errors about secrets.
         for arguments in [
-            ["--auth-header", "Bad Name: \(Self.headerToken)"],
-            ["--auth-header", "X-Token: \(Self.headerToken)\r\nX-Other: y"],
-            ["--master-key", Self.shortMasterKey],
-            ["--secret", Self.appSecret, "--auth-endpoint", "https://example.org/auth"],
+            ["--auth-header", "Bad Name: \(PlantedSecrets.headerToken)"],
+            ["--auth-header", "X-Token: \(PlantedSecrets.headerToken)\r\nX-Other: y"],
+            ["--master-key", PlantedSecrets.shortMasterKey],
+            ["--secret", PlantedSecrets.appSecret, "--auth-endpoint", "https://example.org/auth"],
         ] {
             let cli = try CLIProcess(
                 ["listen", "--key", "k", "--host", "127.0.0.1", "--channel", "private-x"] + arguments)
@@ -122,6 +112,6 @@ struct CLISecretLeakTests {
             printed += self.output(cli)
         }
         #expect(printed.count > 20)
-        #expect(Self.leaks(in: printed, of: Self.secrets + sharedSecrets) == [])
+        #expect(PlantedSecrets.leaks(in: printed, of: PlantedSecrets.all + sharedSecrets) == [])
     }
 }

@@ -54,6 +54,6 @@ extension DoctorCommandTests {
         }
         withExtendedLifetime(refusing) {}
         #expect(printed.count > 20)
-        #expect(CLISecretLeakTests.leaks(in: printed, of: secrets) == [])
+        #expect(PlantedSecrets.leaks(in: printed, of: secrets) == [])
     }
 }

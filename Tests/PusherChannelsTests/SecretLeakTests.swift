@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 // Loopback: every log line of the real stack counts, the WebSocket transport's included.
@@ -12,18 +13,6 @@ import Testing
 /// (the CLI's output: `CLISecretLeakTests` of PusherChannelsCLITests).
 @Suite("Secrets never leak", .timeLimit(.minutes(1)))
 struct SecretLeakTests {
-    static let appSecret = "APP-SECRET-7f3a9c"
-    static let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
-    static let headerToken = "HEADER-TOKEN-51d2e8"
-    /// A master key one byte short: refused, and still not repeated.
-    static let shortMasterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHg=="
-
-    static var secrets: [String] { [Self.appSecret, Self.masterKey, Self.headerToken, Self.shortMasterKey] }
-
-    /// Every text in `texts` that holds one of `secrets`.
-    static func leaks(in texts: [String], of secrets: [String]) -> [String] {
-        texts.filter { text in secrets.contains { text.contains($0) } }
-    }
 
     func logger(_ records: LogRecords) -> Logger {
         var logger = Logger(label: "secret-scan", factory: { _ in CapturingLogHandler(records: records) })
@@ -38,13 +27,15 @@ struct SecretLeakTests {
         let observed = ObservedTexts()
         var sharedSecrets: [String] = []
         let configuration = FakePusherServer.Configuration(
-            appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
+            appSecret: PlantedSecrets.appSecret, encryptionMasterKey: PlantedSecrets.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             var options = server.clientOptions()
-            options.authorizer = .signing(key: server.appKey, secret: Self.appSecret, masterKey: Self.masterKey) { _ in
+            options.authorizer = .signing(
+                key: server.appKey, secret: PlantedSecrets.appSecret, masterKey: PlantedSecrets.masterKey
+            ) { _ in
                 PresenceMember(userID: "member-1")
             }
-            options.userAuthenticator = .signing(key: server.appKey, secret: Self.appSecret) {
+            options.userAuthenticator = .signing(key: server.appKey, secret: PlantedSecrets.appSecret) {
                 UserAuthenticator.userData(id: "member-1")
             }
             let client = PusherClient(
@@ -76,7 +67,7 @@ struct SecretLeakTests {
 
             // Signing without a presence member or a master key fails those channels.
             var bare = server.clientOptions()
-            bare.authorizer = .signing(key: server.appKey, secret: Self.appSecret)
+            bare.authorizer = .signing(key: server.appKey, secret: PlantedSecrets.appSecret)
             let failing = PusherClient(
                 key: server.appKey, options: bare, clock: VirtualClock(), logger: self.logger(records))
             let failures = observed.observe(failing)
@@ -92,7 +83,8 @@ struct SecretLeakTests {
             await failures.value
         }
         do {
-            _ = try EncryptionMasterKey.sharedSecret(forChannel: "private-encrypted-c", masterKey: Self.shortMasterKey)
+            _ = try EncryptionMasterKey.sharedSecret(
+                forChannel: "private-encrypted-c", masterKey: PlantedSecrets.shortMasterKey)
         } catch {
             observed.append(error)
         }
@@ -100,8 +92,8 @@ struct SecretLeakTests {
         #expect(observed.all.contains { $0.contains("signedIn") })
         let rendered = records.all.map(\.rendered)
         #expect(!rendered.isEmpty)
-        #expect(Self.leaks(in: observed.all, of: Self.secrets + sharedSecrets) == [])
-        #expect(Self.leaks(in: rendered, of: Self.secrets + sharedSecrets) == [])
+        #expect(PlantedSecrets.leaks(in: observed.all, of: PlantedSecrets.all + sharedSecrets) == [])
+        #expect(PlantedSecrets.leaks(in: rendered, of: PlantedSecrets.all + sharedSecrets) == [])
     }
 
     @Test("auth endpoints with an Authorization header: refused (403) and then accepted, channels and sign-in")
@@ -110,9 +102,9 @@ struct SecretLeakTests {
         let observed = ObservedTexts()
         var sharedSecrets: [String] = []
         let configuration = FakePusherServer.Configuration(
-            appSecret: Self.appSecret, encryptionMasterKey: Self.masterKey)
+            appSecret: PlantedSecrets.appSecret, encryptionMasterKey: PlantedSecrets.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
-            let headers = ["Authorization": "Bearer \(Self.headerToken)"]
+            let headers = ["Authorization": "Bearer \(PlantedSecrets.headerToken)"]
             var options = server.clientOptions()
             options.authorizer = .endpoint(server.authEndpoint, headers: headers)
             options.userAuthenticator = .endpoint(server.userAuthEndpoint, headers: headers)
@@ -142,10 +134,10 @@ struct SecretLeakTests {
             await observer.value
             let requests = await server.snapshot.authRequests
             #expect(requests.count >= 3)
-            #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer \(Self.headerToken)" })
+            #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer \(PlantedSecrets.headerToken)" })
         }
         #expect(observed.all.contains { $0.contains("HTTP 403") })
-        #expect(Self.leaks(in: observed.all, of: Self.secrets + sharedSecrets) == [])
-        #expect(Self.leaks(in: records.all.map(\.rendered), of: Self.secrets + sharedSecrets) == [])
+        #expect(PlantedSecrets.leaks(in: observed.all, of: PlantedSecrets.all + sharedSecrets) == [])
+        #expect(PlantedSecrets.leaks(in: records.all.map(\.rendered), of: PlantedSecrets.all + sharedSecrets) == [])
     }
 }
