@@ -12,11 +12,11 @@ import PusherChannelsTesting  // only for the offline fallback
 
 // snippet.options
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
-func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
-        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+        return PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    return PusherClientOptions(
+    return PusherClientConfiguration(
         host: host,
         port: environment["PUSHER_PORT"].flatMap { Int($0) },
         useTLS: environment["PUSHER_TLS"] != "0",
@@ -46,14 +46,14 @@ func printConnectionStates(of client: PusherClient) async {
 let environment = ProcessInfo.processInfo.environment
 
 if let key = environment["PUSHER_KEY"] {
-    try await withPusherClient(key: key, options: connectionOptions(from: environment)) { client in
+    try await withPusherClient(key: key, configuration: connectionConfiguration(from: environment)) { client in
         await printConnectionStates(of: client)
     }
 } else {
     // Offline fallback: the in-process fake server plays the server's part.
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning { server in
-        try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
+        try await withPusherClient(key: server.appKey, configuration: server.clientConfiguration()) { client in
             async let printing: Void = printConnectionStates(of: client)
             var connections = 0
             for await state in client.connectionStates where state.isConnected {

@@ -17,11 +17,11 @@ import PusherChannelsTesting  // only for the offline fallback
 
 // snippet.options
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
-func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
-        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+        return PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    return PusherClientOptions(
+    return PusherClientConfiguration(
         host: host,
         port: environment["PUSHER_PORT"].flatMap { Int($0) },
         useTLS: environment["PUSHER_TLS"] != "0",
@@ -67,9 +67,9 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "private-encrypted-orders"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionOptions(from: environment)
+    var options = connectionConfiguration(from: environment)
     options.authorizer = channelAuthorizer(key: key, from: environment)
-    try await withPusherClient(key: key, options: options) { client in
+    try await withPusherClient(key: key, configuration: options) { client in
         try await printOrders(of: client, on: channel)
     }
 } else {
@@ -80,11 +80,11 @@ if let key = environment["PUSHER_KEY"] {
         encryptionMasterKey: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
     )
     try await FakePusherServer.withRunning(configuration: configuration) { server in
-        var options = server.clientOptions()
+        var options = server.clientConfiguration()
         // The fake server's auth endpoint stands in for your backend's, through the same helper as above.
         let backend = ["PUSHER_AUTH_ENDPOINT": server.authEndpoint.absoluteString]
         options.authorizer = channelAuthorizer(key: server.appKey, from: backend)
-        try await withPusherClient(key: server.appKey, options: options) { client in
+        try await withPusherClient(key: server.appKey, configuration: options) { client in
             async let printing: Void = printOrders(of: client, on: channel, limit: 2)
             await server.waitForSubscribers(of: channel)
             await server.trigger(channel: channel, event: "order-created", data: #"{"id":1}"#)

@@ -11,11 +11,11 @@ import PusherChannelsTesting  // only for the offline fallback
 
 // snippet.options
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
-func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
-        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+        return PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    return PusherClientOptions(
+    return PusherClientConfiguration(
         host: host,
         port: environment["PUSHER_PORT"].flatMap { Int($0) },
         useTLS: environment["PUSHER_TLS"] != "0",
@@ -45,14 +45,14 @@ let channel = environment["PUSHER_CHANNEL"] ?? "my-channel"
 
 if let key = environment["PUSHER_KEY"] {
     // Runs the client for the duration of the closure, then closes the connection cleanly.
-    try await withPusherClient(key: key, options: connectionOptions(from: environment)) { client in
+    try await withPusherClient(key: key, configuration: connectionConfiguration(from: environment)) { client in
         try await printEvents(of: client, on: channel)
     }
 } else {
     // Offline fallback: the in-process fake server plays the server's part.
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning { server in
-        try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
+        try await withPusherClient(key: server.appKey, configuration: server.clientConfiguration()) { client in
             async let printing: Void = printEvents(of: client, on: channel, limit: 3)
             await server.waitForSubscribers(of: channel)
             for (number, text) in ["hello", "from the", "fake server"].enumerated() {

@@ -13,11 +13,11 @@ import PusherChannelsTesting  // only for the offline fallback
 
 // snippet.options
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
-func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
-        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+        return PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    return PusherClientOptions(
+    return PusherClientConfiguration(
         host: host,
         port: environment["PUSHER_PORT"].flatMap { Int($0) },
         useTLS: environment["PUSHER_TLS"] != "0",
@@ -60,9 +60,9 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "presence-lobby"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionOptions(from: environment)
+    var options = connectionConfiguration(from: environment)
     options.authorizer = channelAuthorizer(key: key, from: environment)
-    try await withPusherClient(key: key, options: options) { client in
+    try await withPusherClient(key: key, configuration: options) { client in
         try await printMembers(of: client, on: channel)
     }
 } else {
@@ -70,18 +70,18 @@ if let key = environment["PUSHER_KEY"] {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
         // Signs for `user` with the fake server's app secret, through the same helper as above.
-        func options(for user: String) -> PusherClientOptions {
-            var options = server.clientOptions()
+        func options(for user: String) -> PusherClientConfiguration {
+            var options = server.clientConfiguration()
             options.authorizer = channelAuthorizer(
                 key: server.appKey,
                 from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user]
             )
             return options
         }
-        try await withPusherClient(key: server.appKey, options: options(for: "ada")) { client in
+        try await withPusherClient(key: server.appKey, configuration: options(for: "ada")) { client in
             async let printing: Void = printMembers(of: client, on: channel, limit: 3)
             await server.waitForSubscribers(of: channel)
-            try await withPusherClient(key: server.appKey, options: options(for: "grace")) { grace in
+            try await withPusherClient(key: server.appKey, configuration: options(for: "grace")) { grace in
                 var changes = grace.presence(on: channel).makeAsyncIterator()
                 _ = try await changes.next()  // Grace is in once she has her snapshot; then she leaves
             }

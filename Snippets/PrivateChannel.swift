@@ -13,11 +13,11 @@ import PusherChannelsTesting  // only for the offline fallback
 
 // snippet.options
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
-func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
-        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+        return PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    return PusherClientOptions(
+    return PusherClientConfiguration(
         host: host,
         port: environment["PUSHER_PORT"].flatMap { Int($0) },
         useTLS: environment["PUSHER_TLS"] != "0",
@@ -50,20 +50,20 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "private-orders"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionOptions(from: environment)
+    var options = connectionConfiguration(from: environment)
     options.authorizer = channelAuthorizer(key: key, from: environment)
-    try await withPusherClient(key: key, options: options) { client in
+    try await withPusherClient(key: key, configuration: options) { client in
         try await printEvents(of: client, on: channel)
     }
 } else {
     // Offline fallback: the in-process fake server plays the server's part, and your backend's.
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
-        var options = server.clientOptions()
+        var options = server.clientConfiguration()
         // The fake server's auth endpoint stands in for your backend's, through the same helper as above.
         let backend = ["PUSHER_AUTH_ENDPOINT": server.authEndpoint.absoluteString]
         options.authorizer = channelAuthorizer(key: server.appKey, from: backend)
-        try await withPusherClient(key: server.appKey, options: options) { client in
+        try await withPusherClient(key: server.appKey, configuration: options) { client in
             async let printing: Void = printEvents(of: client, on: channel, limit: 1)
             await server.waitForSubscribers(of: channel)  // only once the signature checked out
             await server.trigger(channel: channel, event: "order-created", data: #"{"id":1}"#)

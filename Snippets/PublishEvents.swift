@@ -52,7 +52,7 @@ if let appID = environment["PUSHER_APP_ID"], let key = environment["PUSHER_KEY"]
         let configuration = try PusherServerConfiguration(
             appID: server.appID, key: server.appKey, secret: "offline-secret", host: server.host,
             port: server.port, useTLS: false)
-        try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
+        try await withPusherClient(key: server.appKey, configuration: server.clientConfiguration()) { client in
             async let arrivals: Void = {
                 for try await event in client.events(on: "orders").prefix(2) {
                     print("client received \(event.name) on \(event.channel): \(event.data)")

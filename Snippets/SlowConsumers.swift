@@ -30,19 +30,19 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "orders"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+    var options = PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     if let host = environment["PUSHER_HOST"] {
-        options = PusherClientOptions(
+        options = PusherClientConfiguration(
             host: host, port: environment["PUSHER_PORT"].flatMap { Int($0) }, useTLS: environment["PUSHER_TLS"] != "0")
     }
-    try await withPusherClient(key: key, options: options) { client in
+    try await withPusherClient(key: key, configuration: options) { client in
         let received = try await processSlowly(client, channel: channel, count: 100)
         print("took the next \(received.count) events of \(channel), in the order they came")
     }
 } else {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning { server in
-        try await withPusherClient(key: server.appKey, options: server.clientOptions()) { client in
+        try await withPusherClient(key: server.appKey, configuration: server.clientConfiguration()) { client in
             async let orders = processSlowly(client, channel: channel, count: 300)
             await server.waitForSubscribers(of: channel)
             for index in 1...300 { await server.trigger(channel: channel, event: "order", data: "\(index)") }

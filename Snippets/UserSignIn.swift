@@ -15,11 +15,11 @@ import PusherChannelsTesting  // only for the offline fallback
 
 // snippet.options
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
-func connectionOptions(from environment: [String: String]) -> PusherClientOptions {
+func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
-        return PusherClientOptions(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+        return PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     }
-    return PusherClientOptions(
+    return PusherClientConfiguration(
         host: host,
         port: environment["PUSHER_PORT"].flatMap { Int($0) },
         useTLS: environment["PUSHER_TLS"] != "0",
@@ -67,9 +67,9 @@ func followUser(_ client: PusherClient, limit: Int = .max) async throws {
 let environment = ProcessInfo.processInfo.environment
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionOptions(from: environment)
+    var options = connectionConfiguration(from: environment)
     options.userAuthenticator = userAuthenticator(key: key, from: environment)
-    try await withPusherClient(key: key, options: options) { client in
+    try await withPusherClient(key: key, configuration: options) { client in
         try await followUser(client)
     }
 } else {
@@ -77,19 +77,19 @@ if let key = environment["PUSHER_KEY"] {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
         // Signs for `user` with the fake server's app secret, through the same helper as above.
-        func options(for user: String, watching watchlist: String = "") -> PusherClientOptions {
-            var options = server.clientOptions()
+        func options(for user: String, watching watchlist: String = "") -> PusherClientConfiguration {
+            var options = server.clientConfiguration()
             options.userAuthenticator = userAuthenticator(
                 key: server.appKey,
                 from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user, "PUSHER_WATCHLIST": watchlist]
             )
             return options
         }
-        try await withPusherClient(key: server.appKey, options: options(for: "alice", watching: "bob")) { client in
+        try await withPusherClient(key: server.appKey, configuration: options(for: "alice", watching: "bob")) { client in
             async let following: Void = followUser(client, limit: 1)
             await server.waitUntil { $0.openConnections.contains { $0.userID == "alice" } }
             // Bob, on Alice's watchlist, signs in and leaves; then the server sends Alice an event.
-            try await withPusherClient(key: server.appKey, options: options(for: "bob")) { bob in
+            try await withPusherClient(key: server.appKey, configuration: options(for: "bob")) { bob in
                 try await bob.signIn()
                 await server.waitUntil { $0.openConnections.contains { $0.userID == "bob" } }
             }

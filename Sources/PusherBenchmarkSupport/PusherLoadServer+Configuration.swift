@@ -15,7 +15,7 @@ extension PusherLoadServer {
         /// Whether events are sealed (NaCl secretbox) with ``encryptionKey``, as on
         /// `private-encrypted-` channels. Needs libsodium.
         public var encrypted: Bool
-        /// The 32-byte key encrypted events are sealed with; ``PusherLoadServer/clientOptions()``
+        /// The 32-byte key encrypted events are sealed with; ``PusherLoadServer/clientConfiguration()``
         /// hands it to the client as every channel's shared secret.
         public var encryptionKey: [UInt8]
         /// The event name of every event.

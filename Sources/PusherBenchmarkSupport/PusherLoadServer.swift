@@ -26,7 +26,7 @@ import Foundation
 ///
 /// ```swift
 /// try await PusherLoadServer.withRunning(configuration: .init(channelCount: 1)) { server in
-///     let client = PusherClient(key: "load", options: server.clientOptions())
+///     let client = PusherClient(key: "load", configuration: server.clientConfiguration())
 ///     try await withRunningClient(client) { client in
 ///         try await withThrowingTaskGroup { group in
 ///             group.addTask {
@@ -61,8 +61,8 @@ public actor PusherLoadServer {
 
     /// Client options that connect to this server (plain `ws://` on loopback), with an authorizer
     /// that hands out the encryption key as every channel's shared secret.
-    public nonisolated func clientOptions() -> PusherClientOptions {
-        var options = PusherClientOptions(host: self.host, port: self.port, useTLS: false)
+    public nonisolated func clientConfiguration() -> PusherClientConfiguration {
+        var options = PusherClientConfiguration(host: self.host, port: self.port, useTLS: false)
         options.authorizer = Self.authorizer(encryptionKey: self.configuration.encryptionKey)
         return options
     }

@@ -131,11 +131,11 @@ struct Bench: AsyncParsableCommand {
         }
         let result: BenchResult
         if let channel = self.channel, let key = self.key {
-            var options: PusherClientOptions
+            var options: PusherClientConfiguration
             if let host = self.host {
-                options = PusherClientOptions(host: host, port: self.port, useTLS: self.tls)
+                options = PusherClientConfiguration(host: host, port: self.port, useTLS: self.tls)
             } else {
-                options = PusherClientOptions(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
+                options = PusherClientConfiguration(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
                 options.endpoint.port = self.port
             }
             Output.error("bench: waiting for \(self.events) events on \(channel) at \(options.endpoint.host)")
@@ -143,7 +143,7 @@ struct Bench: AsyncParsableCommand {
         } else if self.inProcess {
             Output.line("bench: \(self.scenario), load server in this process (its CPU and memory are included)")
             result = try await PusherLoadServer.withRunning(configuration: configuration) { server in
-                try await self.measure(key: "load", options: server.clientOptions(), channels: configuration.channels)
+                try await self.measure(key: "load", options: server.clientConfiguration(), channels: configuration.channels)
             }
         } else {
             Output.line("bench: \(self.scenario), load server in a child process")
@@ -152,7 +152,7 @@ struct Bench: AsyncParsableCommand {
             ]
             arguments += ["--channels", "\(self.channels)"] + (self.encrypted ? ["--encrypted"] : [])
             let server = try await LoadServerProcess.start(arguments: arguments)
-            var options = PusherClientOptions(host: "127.0.0.1", port: server.port, useTLS: false)
+            var options = PusherClientConfiguration(host: "127.0.0.1", port: server.port, useTLS: false)
             options.authorizer = PusherLoadServer.authorizer()
             var measured: BenchResult
             do {
@@ -197,13 +197,13 @@ struct Bench: AsyncParsableCommand {
 
     /// Connects one client, then consumes `events` events spread over `channels` (round-robin, as
     /// the load server sends them), one consumer task per channel.
-    private func measure(key: String, options: PusherClientOptions, channels: [String]) async throws -> BenchResult {
+    private func measure(key: String, options: PusherClientConfiguration, channels: [String]) async throws -> BenchResult {
         var options = options
         if let bufferLimit = self.bufferLimit { options.buffering.limit = bufferLimit }
         let events = self.events
         let started = BenchTracker.Mark.now()
         let tracker = BenchTracker(channels: channels.count)
-        let client = PusherClient(key: key, options: options)
+        let client = PusherClient(key: key, configuration: options)
         try await withRunningClient(client) { client in
             var states = client.connectionStates.makeAsyncIterator()
             while let state = await states.next() {

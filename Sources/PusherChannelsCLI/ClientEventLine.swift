@@ -10,7 +10,7 @@ enum ClientEventLine {
 
     /// Sends `line` as a client event; problems go to standard error.
     ///
-    /// While the client's queue of client events is full (``PusherClientOptions/clientEventQueueLimit``
+    /// While the client's queue of client events is full (``PusherClientConfiguration/clientEventQueueLimit``
     /// events wait for the rate limit or for the subscription), this waits for room
     /// (``PusherClient/triggerWaitingForRoom(_:on:data:)``): standard input is then not read
     /// further, so its producer waits too, and no line is lost. While the channel's consumer is

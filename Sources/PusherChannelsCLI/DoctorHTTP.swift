@@ -55,7 +55,7 @@ struct DoctorHTTP: Sendable {
         let host = URLComponents(string: url)?.host ?? url
         let proxy: PusherProxy?
         do {
-            proxy = try PusherClientOptions.proxy(self.settings.proxy, forHost: host)
+            proxy = try PusherClientConfiguration.proxy(self.settings.proxy, forHost: host)
         } catch {
             return .failure(.failed("the proxy cannot be used: \(error.message)"))
         }

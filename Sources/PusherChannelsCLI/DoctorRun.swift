@@ -84,12 +84,12 @@ struct DoctorRun: Sendable {
     /// The connection and the checks that use it.
     private func connectionChecks(http: DoctorHTTP) async {
         let table = DoctorAnswerTable()
-        var options = self.settings.clientOptions()
+        var options = self.settings.clientConfiguration()
         options.authorizer = table.authorizer
         options.userAuthenticator = table.userAuthenticator
         let skipsConnect = self.settings.skipped.contains(.connect)
         options.connectsAutomatically = !skipsConnect
-        let client = PusherClient(key: self.settings.key, options: options)
+        let client = PusherClient(key: self.settings.key, configuration: options)
         _ = try? await withRunningClient(client) { client in
             let socketID: String?
             if skipsConnect {

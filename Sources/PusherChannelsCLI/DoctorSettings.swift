@@ -25,7 +25,7 @@ struct DoctorSettings: Sendable {
     /// The HTTP API's host.
     var apiHost: String
     var tlsConfiguration: TLSConfiguration?
-    var proxy: PusherClientOptions.ProxySetting
+    var proxy: PusherClientConfiguration.ProxySetting
     var authEndpoint: String?
     var userAuthEndpoint: String?
     /// The headers sent to the auth endpoints.
@@ -62,7 +62,7 @@ struct DoctorSettings: Sendable {
         } catch {
             throw CLIError(error.message)
         }
-        var options = PusherClientOptions(endpoint: self.endpoint)
+        var options = PusherClientConfiguration(endpoint: self.endpoint)
         if let caFile = doctor.caFile {
             do {
                 try options.trustCertificateAuthorities(pemFile: caFile)
@@ -98,8 +98,8 @@ struct DoctorSettings: Sendable {
 
     /// The client options of the connection the checks make: this endpoint, trust and proxy; one
     /// attempt at a time within the request deadline, subscriptions not retried.
-    func clientOptions() -> PusherClientOptions {
-        var options = PusherClientOptions(endpoint: self.endpoint)
+    func clientConfiguration() -> PusherClientConfiguration {
+        var options = PusherClientConfiguration(endpoint: self.endpoint)
         options.tlsConfiguration = self.tlsConfiguration
         options.proxy = self.proxy
         options.handshakeTimeout = DoctorDeadline.request

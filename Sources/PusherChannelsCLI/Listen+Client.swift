@@ -10,14 +10,14 @@ import Foundation
 
 extension Listen {
     /// The client options of this command line, with the secrets of `credentials`.
-    func clientOptions(_ credentials: ListenCredentials) throws(CLIError) -> PusherClientOptions {
-        var options: PusherClientOptions
+    func clientConfiguration(_ credentials: ListenCredentials) throws(CLIError) -> PusherClientConfiguration {
+        var options: PusherClientConfiguration
         let endpoints = try self.hostEndpoints()
         if let first = endpoints.first {
-            options = PusherClientOptions(endpoint: first)
+            options = PusherClientConfiguration(endpoint: first)
             options.fallbackEndpoints = Array(endpoints.dropFirst())
         } else {
-            options = PusherClientOptions(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
+            options = PusherClientConfiguration(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
             options.endpoint.port = self.port
             options.endpoint.path = self.path
         }

@@ -208,11 +208,11 @@ struct Listen: AsyncParsableCommand {
         // Writing to a closed pipe must fail with EPIPE (and end the run cleanly), not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let channels: [String]
-        let options: PusherClientOptions
+        let options: PusherClientConfiguration
         do throws(CLIError) {
             channels = try ChannelsFile.merging(self.channels, withFile: self.channelsFile)
             let credentials = try ListenCredentials(self, environment: ProcessInfo.processInfo.environment)
-            options = try self.clientOptions(credentials)
+            options = try self.clientConfiguration(credentials)
         } catch {
             throw ValidationError(error.description)
         }
@@ -234,7 +234,7 @@ struct Listen: AsyncParsableCommand {
         output.watchForHangUp()
         let signals = await SignalWatcher.start()
         let clock = ContinuousClock()
-        let client = PusherClient(key: self.key, options: options, clock: clock)
+        let client = PusherClient(key: self.key, configuration: options, clock: clock)
         let session = ListenSession(
             client: client,
             output: output,

@@ -11,7 +11,7 @@ import Foundation
 
 extension Listen {
     /// `--proxy` as the client's setting: that proxy, or the environment's without it.
-    func proxySetting() throws(CLIError) -> PusherClientOptions.ProxySetting {
+    func proxySetting() throws(CLIError) -> PusherClientConfiguration.ProxySetting {
         guard let proxy else { return .environment }
         do {
             return .proxy(try PusherProxy(url: proxy))

@@ -38,7 +38,7 @@ struct ListenSession: Sendable {
             group.addTask {
                 var states = states
                 // With more than one --host, each attempt names its endpoint.
-                let endpoints = 1 + self.client.options.fallbackEndpoints.count
+                let endpoints = 1 + self.client.configuration.fallbackEndpoints.count
                 // The endpoint comes with the state: by the time a line is written, a later attempt may
                 // have gone elsewhere.
                 while let next = await states.next() {

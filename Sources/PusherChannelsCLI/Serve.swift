@@ -165,7 +165,7 @@ struct Serve: AsyncParsableCommand {
     func serverConfiguration(secret: String) -> FakePusherServer.Configuration {
         let targets = self.webhookURLs.map { FakePusherServer.WebhookTarget(url: $0, key: self.key, secret: secret) }
         var configuration = FakePusherServer.Configuration(
-            appKey: self.key, appSecret: secret, appID: self.appID, apiLimits: .pusher, webhooks: targets.first)
+            appKey: self.key, appSecret: secret, appID: self.appID, triggerLimits: .pusher, webhooks: targets.first)
         configuration.additionalWebhooks = Array(targets.dropFirst())
         configuration.bindAddress = self.bind
         configuration.port = self.port

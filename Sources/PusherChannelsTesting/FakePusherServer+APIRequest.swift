@@ -111,7 +111,7 @@ extension FakePusherServer {
         /// Reads a trigger body (`channels` or `channel`) or one event of a batch (`channel` only),
         /// checking, in order: the fields' types, the channel limit, the data limit (413), the
         /// channel names, the event name, `socket_id` and `info`.
-        init(_ json: JSONValue, limits: APILimits, inBatch: Bool) throws(APIError) {
+        init(_ json: JSONValue, limits: TriggerLimits, inBatch: Bool) throws(APIError) {
             guard case .object = json else { throw APIError(.badRequest, "An event must be a JSON object") }
             guard let name = json["name"]?.stringValue else {
                 throw APIError(.badRequest, "Missing or invalid parameter: name")

@@ -31,7 +31,7 @@ extension FakePusherServer.Configuration: CustomStringConvertible, CustomReflect
             self,
             children: [
                 "appKey": self.appKey, "appSecret": self.appSecret == nil ? "nil" : "redacted", "appID": self.appID,
-                "apiLimits": self.apiLimits, "webhooks": self.webhooks as Any, "port": self.port,
+                "triggerLimits": self.triggerLimits, "webhooks": self.webhooks as Any, "port": self.port,
                 "activityTimeout": self.activityTimeout as Any, "answersPings": self.answersPings,
                 "sendsConnectionEstablished": self.sendsConnectionEstablished,
                 "sendsSubscriptionCounts": self.sendsSubscriptionCounts, "dataEncoding": self.dataEncoding,

@@ -70,7 +70,7 @@ extension FakePusherServer {
     }
 
     private func triggerEvents(_ body: JSONValue) throws(APIError) -> String {
-        let event = try APIEvent(body, limits: self.configuration.apiLimits, inBatch: false)
+        let event = try APIEvent(body, limits: self.configuration.triggerLimits, inBatch: false)
         for channel in event.channels { self.deliver(event, on: channel) }
         guard !event.info.isEmpty else { return "{}" }
         let channels = Dictionary(
@@ -82,11 +82,11 @@ extension FakePusherServer {
         guard case .array(let items)? = body["batch"] else {
             throw APIError(.badRequest, "Missing parameter: batch must be an array of events")
         }
-        if let limit = self.configuration.apiLimits.eventsPerBatch, items.count > limit {
+        if let limit = self.configuration.triggerLimits.eventsPerBatch, items.count > limit {
             throw APIError(.badRequest, "Batch too large: \(items.count) events, the limit is \(limit)")
         }
         var events: [APIEvent] = []
-        for item in items { events.append(try APIEvent(item, limits: self.configuration.apiLimits, inBatch: true)) }
+        for item in items { events.append(try APIEvent(item, limits: self.configuration.triggerLimits, inBatch: true)) }
         for event in events { self.deliver(event, on: event.channels[0]) }
         guard events.contains(where: { !$0.info.isEmpty }) else { return "{}" }
         let results = events.map { self.attributes($0.info, of: $0.channels[0]) }

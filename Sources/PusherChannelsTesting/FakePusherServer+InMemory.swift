@@ -9,8 +9,8 @@ import PusherChannels
 // protocol logic as on loopback. The HTTP side (auth endpoints, HTTP API, webhooks) stays on loopback.
 extension FakePusherServer {
     /// A transport that connects clients to this server in memory, without a socket: give it to
-    /// `PusherClient`'s `init(key:options:clock:logger:transport:)`, or let
-    /// ``inMemoryClient(key:options:clock:logger:)`` make the client.
+    /// `PusherClient`'s `init(key:configuration:clock:logger:transport:)`, or let
+    /// ``inMemoryClient(key:configuration:clock:logger:)`` make the client.
     ///
     /// The server treats such a connection as one on loopback: the same handshake, subscriptions,
     /// presence rosters, client events, close codes, drops and ``refuseConnections(_:)`` (a refused
@@ -40,15 +40,15 @@ extension FakePusherServer {
     ///
     /// - Parameters:
     ///   - key: The application key; ``appKey`` (the one the server accepts) unless given.
-    ///   - options: The client's options; ``clientOptions()`` unless given. Their host, port and TLS
-    ///     settings do not matter in memory; the URL's path and key still do.
+    ///   - configuration: The client's configuration; ``clientConfiguration()`` unless given. Its host,
+    ///     port and TLS settings do not matter in memory; the URL's path and key still do.
     ///   - clock: The clock of the client's timers.
     ///   - logger: Where the client logs; nothing without one.
     public nonisolated func inMemoryClient<C: Clock>(
-        key: String? = nil, options: PusherClientOptions? = nil, clock: C, logger: Logger? = nil
+        key: String? = nil, configuration: PusherClientConfiguration? = nil, clock: C, logger: Logger? = nil
     ) -> PusherClient where C.Duration == Duration {
         PusherClient(
-            key: key ?? self.appKey, options: options ?? self.clientOptions(), clock: clock, logger: logger,
+            key: key ?? self.appKey, configuration: configuration ?? self.clientConfiguration(), clock: clock, logger: logger,
             transport: self.clientTransport)
     }
 

@@ -60,12 +60,12 @@ extension FakePusherServer {
     }
 
     /// Runs a server with no listener at all, for clients connected in memory
-    /// (``inMemoryClient(key:options:clock:logger:)``, ``clientTransport``), stopped when `body`
+    /// (``inMemoryClient(key:configuration:clock:logger:)``, ``clientTransport``), stopped when `body`
     /// returns: nothing binds a port, so any number run side by side, and a test needs no network.
     ///
     /// The server behaves as ``withRunning(configuration:isolation:_:)``'s does for such clients
     /// (handshake, channels, presence, client events, limits, scripting and recording); what only
-    /// a port can offer is absent: ``port`` is 0, loopback clients (``clientOptions()`` on a real
+    /// a port can offer is absent: ``port`` is 0, loopback clients (``clientConfiguration()`` on a real
     /// transport) cannot connect, and the auth endpoints and HTTP API are not served (use
     /// ``trigger(channel:event:data:userID:)`` and the other controls to publish). Webhooks, which the
     /// server sends, are delivered as usual.

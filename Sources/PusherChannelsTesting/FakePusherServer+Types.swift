@@ -18,7 +18,7 @@ extension FakePusherServer {
         /// The app id of the HTTP API's paths (`/apps/APP_ID/events` …); other ids get 404.
         public var appID: String
         /// The HTTP API's limits: more channels or batch events get 400, more data 413.
-        public var apiLimits: APILimits
+        public var triggerLimits: TriggerLimits
         /// Where and how the server sends webhooks; nil (the default) sends none until
         /// ``FakePusherServer/setWebhookTarget(_:)`` sets a target.
         public var webhooks: WebhookTarget?
@@ -51,7 +51,7 @@ extension FakePusherServer {
         /// ``TestCertificates``; nil (the default) serves plain `ws://` and `http://`.
         public var tls: TestCertificates.Server?
         /// The address the server listens on (`127.0.0.1` by default; `0.0.0.0` for every interface).
-        /// ``FakePusherServer/clientOptions()`` still connects over loopback.
+        /// ``FakePusherServer/clientConfiguration()`` still connects over loopback.
         public var bindAddress: String = "127.0.0.1"
         /// How a subscription or sign-in with an invalid signature is refused.
         public var authRefusal: AuthRefusal = .pusherError
@@ -94,13 +94,13 @@ extension FakePusherServer {
             answersSignIn: Bool = true,
             tls: TestCertificates.Server? = nil,
             appID: String = "1234",
-            apiLimits: APILimits = .pusher,
+            triggerLimits: TriggerLimits = .pusher,
             webhooks: WebhookTarget? = nil,
             port: Int = 0
         ) {
             self.port = port
             self.appID = appID
-            self.apiLimits = apiLimits
+            self.triggerLimits = triggerLimits
             self.webhooks = webhooks
             self.tls = tls
             self.answersSignIn = answersSignIn
@@ -122,7 +122,7 @@ extension FakePusherServer {
         /// The request path and query the client opened, e.g. `/app/key?protocol=7&client=…`.
         public let requestURI: String
         /// The headers of the WebSocket upgrade request, names lowercased (for an in-memory
-        /// connection, those the client added: `PusherClientOptions.headers` and its provider's).
+        /// connection, those the client added: `PusherClientConfiguration.headers` and its provider's).
         public var requestHeaders: [String: String] = [:]
         public var isOpen: Bool
         /// The channels it is subscribed to (none once closed).
@@ -194,7 +194,7 @@ extension FakePusherServer {
     }
 
     /// The limits the fake server's HTTP API enforces; `nil` disables one.
-    public struct APILimits: Sendable, Hashable {
+    public struct TriggerLimits: Sendable, Hashable {
         /// Most channels in one trigger (more: 400).
         public var channelsPerTrigger: Int?
         /// Most events in one batch trigger (more: 400).
@@ -203,10 +203,10 @@ extension FakePusherServer {
         public var dataBytes: Int?
 
         /// Pusher's limits: 100 channels per trigger, 10 events per batch, 10,240 bytes of data.
-        public static let pusher = APILimits(channelsPerTrigger: 100, eventsPerBatch: 10, dataBytes: 10_240)
+        public static let pusher = TriggerLimits(channelsPerTrigger: 100, eventsPerBatch: 10, dataBytes: 10_240)
 
         /// No limits, like some self-hosted servers.
-        public static let none = APILimits(channelsPerTrigger: nil, eventsPerBatch: nil, dataBytes: nil)
+        public static let none = TriggerLimits(channelsPerTrigger: nil, eventsPerBatch: nil, dataBytes: nil)
 
         /// Limits with the given values.
         ///

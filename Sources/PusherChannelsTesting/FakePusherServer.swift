@@ -19,12 +19,12 @@ import PusherServerEngine
 /// does the I/O, the recording and the scripting around it.
 ///
 /// On the same port it serves the Channels HTTP API (`/apps/APP_ID/…`, checked and signed as Pusher
-/// checks it; see ``appID`` and ``Configuration/apiLimits``) and can send signed webhooks to a
+/// checks it; see ``appID`` and ``Configuration/triggerLimits``) and can send signed webhooks to a
 /// receiver (``Configuration/webhooks``), so code that publishes from a server can be tested offline.
 ///
 /// ```swift
 /// try await FakePusherServer.withRunning { server in
-///     let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+///     let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
 ///     try await withRunningClient(client) { client in
 ///         var events = client.events(on: "prices").makeAsyncIterator()
 ///         async let first = events.next()
@@ -95,10 +95,10 @@ public actor FakePusherServer {
 
     /// Client options that connect to this server on loopback: plain `ws://`, or in the TLS mode
     /// `wss://` trusting the test CA of ``TestCertificates``.
-    public nonisolated func clientOptions() -> PusherClientOptions {
+    public nonisolated func clientConfiguration() -> PusherClientConfiguration {
         // An in-memory server (port 0) has no port: the default one stands in (in memory the host
         // and port are not used).
-        var options = PusherClientOptions(
+        var options = PusherClientConfiguration(
             host: self.host, port: self.port == 0 ? nil : self.port, useTLS: self.configuration.tls != nil)
         if self.configuration.tls != nil {
             // Cannot fail: `trustCertificateAuthorities(pem:)` throws only for text that holds no

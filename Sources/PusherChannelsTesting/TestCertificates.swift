@@ -10,9 +10,9 @@
 ///
 /// ```swift
 /// try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
-///     var options = PusherClientOptions(host: "localhost", port: server.port)
-///     try options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
-///     // … a PusherClient with these options connects over wss://
+///     var configuration = PusherClientConfiguration(host: "localhost", port: server.port)
+///     try configuration.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
+///     // … a PusherClient with these configuration connects over wss://
 /// }
 /// ```
 public enum TestCertificates {

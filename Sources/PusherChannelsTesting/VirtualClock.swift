@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 ///
 /// ```swift
 /// let clock = VirtualClock()
-/// let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
+/// let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: clock)
 /// // … the server closes the connection with 4100 …
 /// await clock.waitForSleepers()
 /// #expect(clock.pendingDeadlines == [clock.now.advanced(by: .seconds(1))])

@@ -38,9 +38,9 @@ extension CLITests {
     @Test("trigger and trigger --batch reach a subscribed client through the fake server, encrypted ones decrypted")
     func triggerThroughFakeServer() async throws {
         try await FakePusherServer.withRunning(configuration: Self.endToEndServer) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(server.authEndpoint)
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let plain = Self.collect(client.events(on: "prices"), count: 3)
                 async let sealed = Self.collect(client.events(on: "private-encrypted-vault"), count: 2)
@@ -84,9 +84,9 @@ extension CLITests {
         configuration.webhooks = .init(
             url: "http://127.0.0.1:\(port)/pusher/webhooks", key: Self.webhookKey, secret: Self.secret)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in PresenceMember(userID: "u7") }
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 // The snapshot: subscribed. The iterator lives on, so the channel stays occupied.
                 var changes = client.presence(on: "presence-room").makeAsyncIterator()

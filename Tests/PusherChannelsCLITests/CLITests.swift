@@ -121,11 +121,11 @@ struct CLITests {
             )
             var output = cli.lines.makeAsyncIterator()
             await server.waitForSubscribers(of: "#server-to-user-cli-user")
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) {
                 UserAuthenticator.userData(id: "friend")
             }
-            try await withRunningClient(PusherClient(key: server.appKey, options: options)) { friend in
+            try await withRunningClient(PusherClient(key: server.appKey, configuration: options)) { friend in
                 try await friend.signIn()
                 let online = await output.next()
                 #expect(online == #"{"watchlist":"online","user_id":"friend"}"#)

@@ -22,9 +22,9 @@ extension ServeCommandTests {
     func clientAndServerLibrary() async throws {
         let started = try await Self.start()
         let pusher = try Self.publisher(port: started.port)
-        var options = PusherClientOptions(host: "127.0.0.1", port: started.port, useTLS: false)
+        var options = PusherClientConfiguration(host: "127.0.0.1", port: started.port, useTLS: false)
         options.authorizer = .signing(key: Self.key, secret: Self.secret) { _ in PresenceMember(userID: "u7") }
-        try await withRunningClient(PusherClient(key: Self.key, options: options, clock: VirtualClock())) { client in
+        try await withRunningClient(PusherClient(key: Self.key, configuration: options, clock: VirtualClock())) { client in
             async let privateEvents = Self.collect(client.events(on: "private-orders"), count: 2)
             async let presenceEvents = Self.collect(client.events(on: "presence-room"), count: 1)
             // Subscribed once the server counts them.
@@ -73,10 +73,10 @@ extension ServeCommandTests {
                     "--webhook-url", "http://127.0.0.1:\(first.port)/pusher/auth",
                     "--webhook-url", "http://127.0.0.1:\(second.port)/pusher/auth",
                 ])
-                var options = PusherClientOptions(host: "127.0.0.1", port: started.port, useTLS: false)
+                var options = PusherClientConfiguration(host: "127.0.0.1", port: started.port, useTLS: false)
                 options.authorizer = .signing(key: Self.key, secret: Self.secret) { _ in PresenceMember(userID: "dana")
                 }
-                try await withRunningClient(PusherClient(key: Self.key, options: options, clock: VirtualClock())) {
+                try await withRunningClient(PusherClient(key: Self.key, configuration: options, clock: VirtualClock())) {
                     client in
                     var roster = client.presence(on: "presence-desk").makeAsyncIterator()
                     _ = try await roster.next()

@@ -21,11 +21,11 @@ struct FakeServerWebhookTests {
             try await FakePusherServer.withRunning(
                 configuration: .init(appSecret: Self.secret, webhooks: target)
             ) { server in
-                var options = server.clientOptions()
+                var options = server.clientConfiguration()
                 options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
                     PresenceMember(userID: "dana", userInfo: nil)
                 }
-                try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+                try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())) {
                     client in
                     var roster = client.presence(on: "presence-desk").makeAsyncIterator()
                     _ = try await roster.next()

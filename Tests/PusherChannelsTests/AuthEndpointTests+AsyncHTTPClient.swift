@@ -25,12 +25,12 @@ extension AuthEndpointTests {
                 .respond(status: status, headers: [("Location", location)], body: Array("moved".utf8))
             }) { redirecting in
                 try await FakePusherServer.withRunning { server in
-                    var options = server.clientOptions()
+                    var options = server.clientConfiguration()
                     options.authorizer = .endpoint(
                         URL(string: "\(redirecting.url)/pusher/auth")!,  // a valid literal
                         headers: ["Authorization": "Bearer secret-token", "X-Api-Key": "secret-key"]
                     )
-                    let client = server.inMemoryClient(options: options, clock: VirtualClock())
+                    let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
                     try await withRunningClient(client) { client in
                         var failure: PusherError?
                         do {
@@ -128,11 +128,11 @@ extension AuthEndpointTests {
         let configuration = FakePusherServer.Configuration(appSecret: Self.secret, tls: .localhost)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             #expect(server.authEndpoint.scheme == "https")
-            var options = PusherClientOptions(host: server.host, port: server.port)
+            var options = PusherClientConfiguration(host: server.host, port: server.port)
             try options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
             options.authorizer = .endpoint(server.authEndpoint)
             options.userAuthenticator = .endpoint(server.userAuthEndpoint)
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "private-orders"), count: 1)
                 await server.waitForSubscribers(of: "private-orders")
@@ -165,10 +165,10 @@ extension AuthEndpointTests {
     func hangingRequestCancelled() async throws {
         try await LoopbackHTTPServer.withRunning(reply: { _ in .hang }) { endpoint in
             try await FakePusherServer.withRunning { server in
-                var options = server.clientOptions()
+                var options = server.clientConfiguration()
                 options.authorizer = .endpoint(URL(string: "\(endpoint.url)/pusher/auth")!)  // a valid literal
                 let clock = VirtualClock()
-                let client = server.inMemoryClient(options: options, clock: clock)
+                let client = server.inMemoryClient(configuration: options, clock: clock)
                 try await withRunningClient(client) { client in
                     async let failure: PusherError? = {
                         do {

@@ -18,7 +18,7 @@ struct AuthEndpointTests {
     func requestFormat() async throws {
         let tokens = NIOLockedValueBox(0)
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(
                 server.authEndpoint,
                 headers: ["X-Static": "static", "Authorization": "overridden"],
@@ -31,7 +31,7 @@ struct AuthEndpointTests {
                     return ["Authorization": "Bearer token-\(token)"]
                 }
             )
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 let channel = "private-orders;eu=1@a,b"
                 var signals = client.subscriptionEvents(on: channel).makeAsyncIterator()
@@ -76,9 +76,9 @@ struct AuthEndpointTests {
     )
     func failures(status: Int, body: String) async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(server.authEndpoint)
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 await server.setAuthEndpoint(.respond(status: status, body: body))
                 var failure: PusherError?
@@ -104,9 +104,9 @@ struct AuthEndpointTests {
     @Test("an unreachable auth endpoint is an authorizationFailed error, not a hang")
     func unreachable() async throws {
         try await FakePusherServer.withRunning { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(URL(string: "http://127.0.0.1:1/pusher/auth")!)  // a valid literal
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             let start = ContinuousClock.now
             try await withRunningClient(client) { client in
                 let error = await #expect(throws: PusherError.self) {

@@ -94,7 +94,7 @@ struct AuthParametersProviderTests {
             let authorizer = ChannelAuthorizer.endpoint(
                 URL(string: "\(endpoint.url)/pusher/auth")!,  // a valid literal
                 parametersProvider: { throw Unavailable() })
-            let harness = InMemoryHarness(options: { $0.authorizer = authorizer })
+            let harness = InMemoryHarness(configuration: { $0.authorizer = authorizer })
             try await withRunningClient(harness.client) { client in
                 let consumer = Task { for try await _ in client.events(on: "private-chat") {} }
                 _ = await harness.established()

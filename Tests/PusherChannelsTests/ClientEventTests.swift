@@ -55,10 +55,10 @@ struct ClientEventTests {
     func relayedWithUserID() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: PresenceTests.secret)) { server in
             let alice = server.inMemoryClient(
-                options: PresenceTests.options(for: server, user: "alice", name: "Alice"),
+                configuration: PresenceTests.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
             let bob = server.inMemoryClient(
-                options: PresenceTests.options(for: server, user: "bob", name: "Bob"),
+                configuration: PresenceTests.options(for: server, user: "bob", name: "Bob"),
                 clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 try await withRunningClient(bob) { bob in

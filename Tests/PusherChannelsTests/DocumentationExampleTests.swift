@@ -18,7 +18,7 @@ struct PriceFeedTests {
     @Test("events the server triggers reach the consumer, decoded")
     func deliversEvents() async throws {
         try await FakePusherServer.withRunning { server in
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let received = firstEvents(client.events(on: "prices", named: "new-price"), count: 1)
                 await server.waitForSubscribers(of: "prices")
@@ -33,9 +33,9 @@ struct PriceFeedTests {
     func reconnectsAfterOverCapacity() async throws {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.backoff.jitter = 0
-            let client = PusherClient(key: server.appKey, options: options, clock: clock)
+            let client = PusherClient(key: server.appKey, configuration: options, clock: clock)
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
@@ -54,7 +54,7 @@ struct PriceFeedTests {
         let configuration = FakePusherServer.Configuration(activityTimeout: 60, answersPings: false)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let clock = VirtualClock()
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: clock)
+            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: clock)
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}

@@ -19,10 +19,10 @@ struct EncryptedChannelTests {
     /// A harness whose client authorizes through the server's auth endpoint over HTTP.
     func withEndpointHarness(_ body: (Harness) async throws -> Void) async throws {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(server.authEndpoint)
             let clock = VirtualClock()
-            let client = server.inMemoryClient(options: options, clock: clock)
+            let client = server.inMemoryClient(configuration: options, clock: clock)
             try await withRunningClient(client) { client in
                 try await body(Harness(server: server, client: client, clock: clock))
             }
@@ -33,10 +33,10 @@ struct EncryptedChannelTests {
     func withScriptHarness(_ body: (Harness, AuthorizerScript) async throws -> Void) async throws {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
             let script = AuthorizerScript(key: server.appKey, secret: Self.secret, server: server)
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = await script.authorizer
             let clock = VirtualClock()
-            let client = server.inMemoryClient(options: options, clock: clock)
+            let client = server.inMemoryClient(configuration: options, clock: clock)
             try await withRunningClient(client) { client in
                 try await body(Harness(server: server, client: client, clock: clock), script)
             }

@@ -5,7 +5,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
-/// `PusherClientOptions.fallbackEndpoints` and `PusherClient.switchEndpoint(to:fallbacks:key:authorizer:)`, with two
+/// `PusherClientConfiguration.fallbackEndpoints` and `PusherClient.switchEndpoint(to:fallbacks:key:authorizer:)`, with two
 /// fake servers on loopback and the backoff in virtual time.
 @Suite("Endpoint failover", .timeLimit(.minutes(1)))
 struct EndpointFailoverTests {
@@ -17,11 +17,11 @@ struct EndpointFailoverTests {
     ) async throws {
         try await FakePusherServer.withRunning(configuration: configuration) { first in
             try await FakePusherServer.withRunning { second in
-                var options = first.clientOptions()
-                options.fallbackEndpoints = [second.clientOptions().endpoint]
+                var options = first.clientConfiguration()
+                options.fallbackEndpoints = [second.clientConfiguration().endpoint]
                 options.backoff.jitter = 0
                 let clock = VirtualClock()
-                let client = PusherClient(key: second.appKey, options: options, clock: clock)
+                let client = PusherClient(key: second.appKey, configuration: options, clock: clock)
                 try await withRunningClient(client) { client in
                     try await body(first, second, client, clock)
                 }
@@ -69,14 +69,14 @@ struct EndpointFailoverTests {
         try await FakePusherServer.withRunning { first in
             first.refuseConnections(true)
             try await FakePusherServer.withRunning { second in
-                var options = first.clientOptions()
-                options.fallbackEndpoints = [second.clientOptions().endpoint]
+                var options = first.clientConfiguration()
+                options.fallbackEndpoints = [second.clientConfiguration().endpoint]
                 options.backoff.jitter = 0
                 options.headers = ["Authorization": "Bearer never-logged"]
                 let clock = VirtualClock()
                 let records = LogRecords()
                 let client = PusherClient(
-                    key: first.appKey, options: options, clock: clock, logger: ClientLoggingTests.logger(records))
+                    key: first.appKey, configuration: options, clock: clock, logger: ClientLoggingTests.logger(records))
                 try await withRunningClient(client) { client in
                     let cause = try await Self.movesOnToSecond(client, second, clock)
                     #expect(cause?.code == .transportFailed)
@@ -100,12 +100,12 @@ struct EndpointFailoverTests {
         try await FakePusherServer.withRunning { first in
             first.refuseConnections(true)
             try await FakePusherServer.withRunning { second in
-                var options = first.clientOptions()
-                options.fallbackEndpoints = [second.clientOptions().endpoint]
+                var options = first.clientConfiguration()
+                options.fallbackEndpoints = [second.clientConfiguration().endpoint]
                 options.backoff.jitter = 0
                 options.connectsAutomatically = false
                 let clock = VirtualClock()
-                let client = PusherClient(key: first.appKey, options: options, clock: clock)
+                let client = PusherClient(key: first.appKey, configuration: options, clock: clock)
                 try await withRunningClient(client) { client in
                     var paired = client.connectionStatesAtEndpoints.makeAsyncIterator()
                     var states = client.connectionStates.makeAsyncIterator()
@@ -170,15 +170,15 @@ struct EndpointFailoverTests {
     func switchEndpointKeepsSubscriptions() async throws {
         try await FakePusherServer.withRunning { first in
             try await FakePusherServer.withRunning { second in
-                var options = first.clientOptions()
+                var options = first.clientConfiguration()
                 options.backoff.jitter = 0
-                let client = PusherClient(key: first.appKey, options: options, clock: VirtualClock())
+                let client = PusherClient(key: first.appKey, configuration: options, clock: VirtualClock())
                 try await withRunningClient(client) { client in
                     var events = client.events(on: "news").makeAsyncIterator()
                     await first.waitForSubscribers(of: "news")
                     await first.trigger(channel: "news", event: "flash", data: "from-first")
                     #expect(try await events.next()?.data == "from-first")
-                    try await client.switchEndpoint(to: second.clientOptions().endpoint)
+                    try await client.switchEndpoint(to: second.clientConfiguration().endpoint)
                     await second.waitForSubscribers(of: "news")
                     await second.trigger(channel: "news", event: "flash", data: "from-second")
                     #expect(try await events.next()?.data == "from-second")
@@ -197,14 +197,14 @@ struct EndpointFailoverTests {
         let there = FakePusherServer.Configuration(appKey: "eu-app-key", appSecret: "eu-secret")
         try await FakePusherServer.withRunning(configuration: here) { first in
             try await FakePusherServer.withRunning(configuration: there) { second in
-                var options = first.clientOptions()
+                var options = first.clientConfiguration()
                 options.authorizer = .signing(key: "us-app-key", secret: "us-secret")
-                let client = PusherClient(key: "us-app-key", options: options, clock: VirtualClock())
+                let client = PusherClient(key: "us-app-key", configuration: options, clock: VirtualClock())
                 try await withRunningClient(client) { client in
                     var events = client.events(on: "private-news").makeAsyncIterator()
                     await first.waitForSubscribers(of: "private-news")
                     try await client.switchEndpoint(
-                        to: second.clientOptions().endpoint, key: "eu-app-key",
+                        to: second.clientConfiguration().endpoint, key: "eu-app-key",
                         authorizer: .signing(key: "eu-app-key", secret: "eu-secret"))
                     #expect(client.key == "eu-app-key")
                     await second.waitForSubscribers(of: "private-news")
@@ -226,7 +226,7 @@ struct EndpointFailoverTests {
             }
             do throws(PusherError) {
                 try await harness.client.switchEndpoint(
-                    to: harness.server.clientOptions().endpoint, fallbacks: [PusherEndpoint(host: "x", port: 0)])
+                    to: harness.server.clientConfiguration().endpoint, fallbacks: [PusherEndpoint(host: "x", port: 0)])
                 Issue.record("a fallback with port 0 was taken")
             } catch {
                 #expect(error.code == .invalidConfiguration)

@@ -12,10 +12,10 @@ struct FakeServerTransportTests {
     func bothTransports() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: PresenceTests.secret)) { server in
             let loopback = PusherClient(
-                key: server.appKey, options: PresenceTests.options(for: server, user: "alice", name: "Alice"),
+                key: server.appKey, configuration: PresenceTests.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
             let inMemory = server.inMemoryClient(
-                options: PresenceTests.options(for: server, user: "bob", name: "Bob"), clock: VirtualClock())
+                configuration: PresenceTests.options(for: server, user: "bob", name: "Bob"), clock: VirtualClock())
             try await withRunningClient(loopback) { alice in
                 try await withRunningClient(inMemory) { bob in
                     async let aliceEvents = collect(alice.events(on: "presence-room"), count: 1)

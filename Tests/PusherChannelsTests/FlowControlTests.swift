@@ -228,7 +228,7 @@ struct FlowControlTests {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: PresenceTests.secret)) { server in
             var options = PresenceTests.options(for: server, user: "alice", name: "Alice")
             options.buffering.limit = 1
-            let alice = server.inMemoryClient(options: options, clock: VirtualClock())
+            let alice = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 var changes = alice.presence(on: "presence-room").makeAsyncIterator()
                 guard case .snapshot? = try await changes.next() else {
@@ -238,7 +238,7 @@ struct FlowControlTests {
                 // Three others join while Alice's loop does not take their changes.
                 let others = ["bob", "carol", "dave"].map { user in
                     let client = server.inMemoryClient(
-                        options: PresenceTests.options(for: server, user: user, name: user), clock: VirtualClock())
+                        configuration: PresenceTests.options(for: server, user: user, name: user), clock: VirtualClock())
                     return (
                         client,
                         Task {

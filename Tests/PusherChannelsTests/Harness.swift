@@ -18,19 +18,19 @@ struct Harness {
 /// on loopback either way.
 func withHarness(
     server configuration: FakePusherServer.Configuration = .init(),
-    options configure: (inout PusherClientOptions) -> Void = { _ in },
+    options configure: (inout PusherClientConfiguration) -> Void = { _ in },
     loopback: Bool = false,
     _ body: (Harness) async throws -> Void
 ) async throws {
     try await FakePusherServer.withRunning(configuration: configuration) { server in
-        var options = server.clientOptions()
+        var options = server.clientConfiguration()
         options.backoff.jitter = 0
         configure(&options)
         let clock = VirtualClock()
         let client =
             loopback
-            ? PusherClient(key: server.appKey, options: options, clock: clock)
-            : server.inMemoryClient(options: options, clock: clock)
+            ? PusherClient(key: server.appKey, configuration: options, clock: clock)
+            : server.inMemoryClient(configuration: options, clock: clock)
         try await withRunningClient(client) { client in
             try await body(Harness(server: server, client: client, clock: clock))
         }

@@ -13,7 +13,7 @@ struct IntegrationTests {
     @Test("as a Service in a ServiceGroup, graceful shutdown closes the socket with 1000 and run() returns")
     func serviceGroup() async throws {
         try await FakePusherServer.withRunning { server in
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             let group = ServiceGroup(
                 configuration: .init(
                     services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -39,7 +39,7 @@ struct IntegrationTests {
         logger.logLevel = .trace
         try await FakePusherServer.withRunning { server in
             let client = PusherClient(
-                key: server.appKey, options: server.clientOptions(), clock: VirtualClock(), logger: logger)
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock(), logger: logger)
             try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "secret-feed"), count: 1)
                 await server.waitForSubscribers(of: "secret-feed")
@@ -71,9 +71,9 @@ struct IntegrationTests {
         try await FakePusherServer.withRunning(
             configuration: .init(appSecret: "app-secret", encryptionMasterKey: masterKey)
         ) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(server.authEndpoint)
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock(), logger: logger)
+            let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock(), logger: logger)
             try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: channel), count: 2)
                 await server.waitForSubscribers(of: channel)

@@ -4,7 +4,7 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
-/// `PusherClientOptions.notificationBuffering`: a notification consumer that falls behind loses
+/// `PusherClientConfiguration.notificationBuffering`: a notification consumer that falls behind loses
 /// nothing by default; the client stops reading until it catches up.
 @Suite("Notification buffering", .timeLimit(.minutes(1)))
 struct NotificationBufferingTests {

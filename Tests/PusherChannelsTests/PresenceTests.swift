@@ -8,8 +8,8 @@ import Testing
 struct PresenceTests {
     static let secret = "presence-secret"
 
-    static func options(for server: FakePusherServer, user: String, name: String) -> PusherClientOptions {
-        var options = server.clientOptions()
+    static func options(for server: FakePusherServer, user: String, name: String) -> PusherClientConfiguration {
+        var options = server.clientConfiguration()
         options.backoff.jitter = 0
         options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
             PresenceMember(userID: user, userInfo: .object(["name": .string(name)]))
@@ -21,7 +21,7 @@ struct PresenceTests {
     func membership() async throws {
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
             let alice = server.inMemoryClient(
-                options: Self.options(for: server, user: "alice", name: "Alice"),
+                configuration: Self.options(for: server, user: "alice", name: "Alice"),
                 clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 var changes = alice.presence(on: "presence-room").makeAsyncIterator()
@@ -35,7 +35,7 @@ struct PresenceTests {
                 #expect(snapshot.members.map(\.userID) == ["alice"])
 
                 let bob = server.inMemoryClient(
-                    options: Self.options(for: server, user: "bob", name: "Bob"),
+                    configuration: Self.options(for: server, user: "bob", name: "Bob"),
                     clock: VirtualClock())
                 try await withRunningClient(bob) { bob in
                     // Bob keeps iterating until he leaves, so Alice's roster holds him meanwhile.
@@ -85,13 +85,13 @@ struct PresenceChannelDataTests {
         let secret = PresenceTests.secret
         let channelData = #"{"user_id": 7 ,  "user_info":{"b":1,"a":"ü"}}"#
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: secret)) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             let key = server.appKey
             options.authorizer = ChannelAuthorizer { socketID, channel in
                 PusherSignature.channelAuthorization(
                     key: key, secret: secret, socketID: socketID, channel: channel, channelData: channelData)
             }
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 var changes = client.presence(on: "presence-raw").makeAsyncIterator()
                 let first = try await changes.next()

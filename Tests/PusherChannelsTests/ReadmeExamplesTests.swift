@@ -12,9 +12,9 @@ struct ReadmeExamplesTests {
     func reconnectsAfterOverCapacity() async throws {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.backoff.jitter = 0
-            let client = server.inMemoryClient(options: options, clock: clock)  // no socket
+            let client = server.inMemoryClient(configuration: options, clock: clock)  // no socket
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
@@ -34,7 +34,7 @@ struct PriceUpdate: Decodable {
 
 /// The README's first example; compiled, never run (it listens forever).
 func readmeServerExample() async throws {
-    let client = PusherClient(key: "app-key", options: .init(cluster: "eu"))
+    let client = PusherClient(key: "app-key", configuration: .init(cluster: "eu"))
     try await withThrowingDiscardingTaskGroup { group in
         group.addTask { try await client.run() }
         group.addTask {
@@ -49,7 +49,7 @@ func readmeServerExample() async throws {
 
 /// The README's presence example; compiled, never run.
 func readmePresenceExample(client: PusherClient, appSecret: String) async throws {
-    var options = PusherClientOptions(cluster: "eu")
+    var options = PusherClientConfiguration(cluster: "eu")
     options.authorizer = .signing(key: "app-key", secret: appSecret) { channel in
         .init(userID: "42", userInfo: ["name": "Ada"])  // who this client is on presence channels
     }
@@ -78,7 +78,7 @@ func readmeProvidedAuthorizationExample(
 
 /// The README's encrypted-channel example; compiled, never run.
 func readmeEncryptedExample(client: PusherClient, appSecret: String, encryptionMasterKey: String) async throws {
-    var options = PusherClientOptions(cluster: "eu")
+    var options = PusherClientConfiguration(cluster: "eu")
     options.authorizer = .signing(key: "app-key", secret: appSecret, masterKey: encryptionMasterKey)  // on your server
     for try await event in client.events(on: "private-encrypted-orders") {
         let order = try event.decode(Order.self)  // data is the decrypted plaintext
@@ -89,7 +89,7 @@ func readmeEncryptedExample(client: PusherClient, appSecret: String, encryptionM
 
 /// The README's sign-in example; compiled, never run.
 func readmeSignInExample(client: PusherClient, appSecret: String) async throws {
-    var options = PusherClientOptions(cluster: "eu")
+    var options = PusherClientConfiguration(cluster: "eu")
     options.userAuthenticator = .signing(key: "app-key", secret: appSecret) {  // on your server
         UserAuthenticator.userData(id: "42", info: ["name": "Ada"], watchlist: ["7", "8"])
     }

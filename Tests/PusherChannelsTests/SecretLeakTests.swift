@@ -29,7 +29,7 @@ struct SecretLeakTests {
         let configuration = FakePusherServer.Configuration(
             appSecret: PlantedSecrets.appSecret, encryptionMasterKey: PlantedSecrets.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .signing(
                 key: server.appKey, secret: PlantedSecrets.appSecret, masterKey: PlantedSecrets.masterKey
             ) { _ in
@@ -39,7 +39,7 @@ struct SecretLeakTests {
                 UserAuthenticator.userData(id: "member-1")
             }
             let client = PusherClient(
-                key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
+                key: server.appKey, configuration: options, clock: VirtualClock(), logger: self.logger(records))
             let observer = observed.observe(client)
             try await withRunningClient(client) { client in
                 var decryptionFailures = client.decryptionFailures().makeAsyncIterator()
@@ -66,10 +66,10 @@ struct SecretLeakTests {
             await observer.value
 
             // Signing without a presence member or a master key fails those channels.
-            var bare = server.clientOptions()
+            var bare = server.clientConfiguration()
             bare.authorizer = .signing(key: server.appKey, secret: PlantedSecrets.appSecret)
             let failing = PusherClient(
-                key: server.appKey, options: bare, clock: VirtualClock(), logger: self.logger(records))
+                key: server.appKey, configuration: bare, clock: VirtualClock(), logger: self.logger(records))
             let failures = observed.observe(failing)
             try await withRunningClient(failing) { client in
                 for channel in ["presence-x", "private-encrypted-y"] {
@@ -105,11 +105,11 @@ struct SecretLeakTests {
             appSecret: PlantedSecrets.appSecret, encryptionMasterKey: PlantedSecrets.masterKey)
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let headers = ["Authorization": "Bearer \(PlantedSecrets.headerToken)"]
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .endpoint(server.authEndpoint, headers: headers)
             options.userAuthenticator = .endpoint(server.userAuthEndpoint, headers: headers)
             let client = PusherClient(
-                key: server.appKey, options: options, clock: VirtualClock(), logger: self.logger(records))
+                key: server.appKey, configuration: options, clock: VirtualClock(), logger: self.logger(records))
             let observer = observed.observe(client)
             try await withRunningClient(client) { client in
                 await server.setAuthEndpoint(.respond(status: 403, body: #"{"error":"forbidden"}"#))

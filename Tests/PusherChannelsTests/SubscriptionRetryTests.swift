@@ -6,7 +6,7 @@ import Testing
 
 @testable import PusherChannels
 
-/// Staying subscribed (``PusherClientOptions/subscriptionRetry``) and the missed window of a
+/// Staying subscribed (``PusherClientConfiguration/subscriptionRetry``) and the missed window of a
 /// resubscription, against the in-memory fake server in virtual time.
 @Suite("Subscription retry and missed window", .timeLimit(.minutes(1)))
 struct SubscriptionRetryTests {
@@ -170,7 +170,7 @@ extension SubscriptionRetryTests {
             ("subscriptionRetry.backoff.maximumAttempts", Backoff(maximumAttempts: -1)),
         ])
     func invalidPolicy(option: String, backoff: Backoff) async throws {
-        try await withInMemoryClient(options: { $0.subscriptionRetry = .backoff(backoff) }) { harness in
+        try await withInMemoryClient(configuration: { $0.subscriptionRetry = .backoff(backoff) }) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             let first = await states.collect { $0 != .initialized }.last
             let failure = try #require(first?.failure)

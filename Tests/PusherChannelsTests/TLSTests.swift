@@ -17,13 +17,13 @@ struct TLSTests {
         _ body: (FakePusherServer, PusherClient, VirtualClock) async throws -> Void
     ) async throws {
         try await FakePusherServer.withRunning(configuration: .init(tls: certificate)) { server in
-            var options = PusherClientOptions(host: host, port: server.port)
+            var options = PusherClientConfiguration(host: host, port: server.port)
             options.backoff.jitter = 0
             if trustingTestCA {
                 try options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
             }
             let clock = VirtualClock()
-            let client = PusherClient(key: server.appKey, options: options, clock: clock)
+            let client = PusherClient(key: server.appKey, configuration: options, clock: clock)
             try await withRunningClient(client) { client in
                 try await body(server, client, clock)
             }
@@ -99,9 +99,9 @@ struct TLSTests {
         try TestCertificates.certificateAuthorityPEM.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
-            var options = PusherClientOptions(host: "localhost", port: server.port)
+            var options = PusherClientConfiguration(host: "localhost", port: server.port)
             try options.trustCertificateAuthorities(pemFile: file.path, keepingSystemTrustStore: false)
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 let received = try await self.roundTrip(server, client)
                 #expect(received == [#"{"price":1}"#])
@@ -113,7 +113,7 @@ struct TLSTests {
     func fakeServerOptions() async throws {
         try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
             #expect(server.authEndpoint.scheme == "https")
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { client in
                 let received = try await self.roundTrip(server, client)
                 #expect(received == [#"{"price":1}"#])
@@ -149,9 +149,9 @@ struct TLSTests {
     @Test("wss:// to a server that does not speak TLS: tlsFailed, not a BoringSSL dump")
     func plainServer() async throws {
         try await FakePusherServer.withRunning { server in
-            var options = PusherClientOptions(host: "127.0.0.1", port: server.port)
+            var options = PusherClientConfiguration(host: "127.0.0.1", port: server.port)
             options.backoff.jitter = 0
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 var errors = client.errors.makeAsyncIterator()
                 let error = try #require(await errors.next())
@@ -164,7 +164,7 @@ struct TLSTests {
 
     @Test("a CA file that is missing or holds no certificate is a configuration error")
     func badCertificateAuthority() throws {
-        var options = PusherClientOptions(host: "localhost")
+        var options = PusherClientConfiguration(host: "localhost")
         #expect(throws: PusherError.self) { try options.trustCertificateAuthorities(pemFile: "/nonexistent/ca.pem") }
         #expect(throws: PusherError.self) { try options.trustCertificateAuthorities(pem: "not a certificate") }
         #expect(throws: PusherError.self) {

@@ -23,9 +23,9 @@ struct TracingTests {
         try await withTracer(tracer) {
             try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
                 await configure(server)
-                var options = server.clientOptions()
+                var options = server.clientConfiguration()
                 options.authorizer = .endpoint(server.authEndpoint)
-                let client = server.inMemoryClient(options: options, clock: VirtualClock())
+                let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
                 let outcome = try await withRunningClient(client) { client in
                     var outcomes = client.subscriptionEvents(on: channel).makeAsyncIterator()
                     let consumer = Task { try await collect(client.events(on: channel), count: 1) }
@@ -122,7 +122,7 @@ struct TracingTests {
         let tracer = InMemoryTracer()
         let parent = try await withTracer(tracer) {
             try await withSpan("application") { span in
-                try await withInMemoryClient(options: { $0.connectsAutomatically = false }) { harness in
+                try await withInMemoryClient(configuration: { $0.connectsAutomatically = false }) { harness in
                     // connect() is called under another span: the attempt still belongs to the run's.
                     await withSpan("caller") { _ in await harness.client.connect() }
                     // The socket opens; the server never answers before disconnect().
@@ -146,7 +146,7 @@ struct TracingTests {
     func attemptGivenUpAtOnce() async throws {
         let tracer = InMemoryTracer()
         try await withTracer(tracer) {
-            try await withInMemoryClient(options: { $0.connectsAutomatically = false }) { harness in
+            try await withInMemoryClient(configuration: { $0.connectsAutomatically = false }) { harness in
                 await harness.client.connect()
                 await harness.client.disconnect()
             }
@@ -163,7 +163,7 @@ struct TracingTests {
     func attemptSpanNamesItsEndpoint() async throws {
         let tracer = InMemoryTracer()
         try await withTracer(tracer) {
-            try await withInMemoryClient(options: { $0.connectsAutomatically = false }) { harness in
+            try await withInMemoryClient(configuration: { $0.connectsAutomatically = false }) { harness in
                 var states = harness.client.connectionStates.makeAsyncIterator()
                 try await Self.connectThenSwitch(harness.client, to: PusherEndpoint(host: "other.invalid"))
                 // The first attempt may or may not have reached the transport before it was dropped.
@@ -193,7 +193,7 @@ struct TracingTests {
         let tracer = InMemoryTracer()
         let channel = "private-encrypted-orders"
         try await withTracer(tracer) {
-            try await withInMemoryClient(options: { options in
+            try await withInMemoryClient(configuration: { options in
                 options.authorizer = ChannelAuthorizer { _, _ in
                     ChannelAuthorization(
                         auth: "key:signature", sharedSecret: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
@@ -225,7 +225,7 @@ struct TracingTests {
     func signIn() async throws {
         let tracer = InMemoryTracer()
         try await withTracer(tracer) {
-            try await withInMemoryClient(options: { options in
+            try await withInMemoryClient(configuration: { options in
                 options.userAuthenticator = UserAuthenticator { _ in
                     throw PusherError(.signInFailed, "no user")
                 }
@@ -250,9 +250,9 @@ struct TracingTests {
         let tracer = InMemoryTracer()
         let requests = try await withTracer(tracer) {
             try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
-                var options = server.clientOptions()
+                var options = server.clientConfiguration()
                 options.userAuthenticator = .endpoint(server.userAuthEndpoint)
-                try await withRunningClient(server.inMemoryClient(options: options, clock: VirtualClock())) {
+                try await withRunningClient(server.inMemoryClient(configuration: options, clock: VirtualClock())) {
                     client in
                     var states = client.userStates.makeAsyncIterator()
                     try await client.signIn()
@@ -301,7 +301,7 @@ struct TracingTests {
         let tracer = InMemoryTracer()
         let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
         try await withTracer(tracer) {
-            try await withInMemoryClient(options: {
+            try await withInMemoryClient(configuration: {
                 $0.authorizer = .signing(key: "key", secret: Self.secret, masterKey: masterKey)
             }) { harness in
                 let channel = "private-encrypted-orders"

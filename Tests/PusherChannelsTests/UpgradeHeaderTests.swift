@@ -5,13 +5,13 @@ import PusherChannels
 import PusherChannelsTesting
 import Testing
 
-/// `PusherClientOptions.headers` and `headersProvider`: what the server sees on the WebSocket
+/// `PusherClientConfiguration.headers` and `headersProvider`: what the server sees on the WebSocket
 /// upgrade request (over a real loopback socket: the headers are the transport's job).
 @Suite("Upgrade headers", .timeLimit(.minutes(1)))
 struct UpgradeHeaderTests {
     @Test("the configured headers reach the server on the upgrade request; Host stays the client's")
     func headersReachServer() async throws {
-        let options: (inout PusherClientOptions) -> Void = {
+        let options: (inout PusherClientConfiguration) -> Void = {
             $0.headers = ["Origin": "https://app.example", "Authorization": "Bearer static", "Cookie": "session=1"]
         }
         try await withHarness(options: options, loopback: true) { harness in
@@ -28,7 +28,7 @@ struct UpgradeHeaderTests {
     @Test("the provider is called before every connect: a reconnect carries a fresh token, over the static one")
     func providerCalledPerAttempt() async throws {
         let calls = NIOLockedValueBox(0)
-        let options: (inout PusherClientOptions) -> Void = {
+        let options: (inout PusherClientConfiguration) -> Void = {
             $0.headers = ["Authorization": "Bearer static", "Origin": "https://app.example"]
             $0.headersProvider = {
                 let call = calls.withLockedValue {
@@ -76,7 +76,7 @@ struct UpgradeHeaderTests {
     func providerFailureBacksOff() async throws {
         let calls = NIOLockedValueBox(0)
         struct TokenServiceDown: Error {}
-        let options: (inout PusherClientOptions) -> Void = {
+        let options: (inout PusherClientConfiguration) -> Void = {
             $0.headersProvider = {
                 let call = calls.withLockedValue {
                     $0 += 1
@@ -118,7 +118,7 @@ struct UpgradeHeaderTests {
     func hangingProviderTimesOut() async throws {
         // A stream nobody finishes: the provider waits on it until the attempt is cancelled.
         let (never, keptOpen) = AsyncStream.makeStream(of: Never.self)
-        let options: (inout PusherClientOptions) -> Void = {
+        let options: (inout PusherClientConfiguration) -> Void = {
             $0.headersProvider = {
                 for await _ in never {}
                 withExtendedLifetime(keptOpen) {}

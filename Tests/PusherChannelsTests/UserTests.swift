@@ -119,9 +119,9 @@ struct UserTests {
     @Test("the user-auth endpoint gets only socket_id; its answer signs in")
     func endpoint() async throws {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.userAuthenticator = .endpoint(server.userAuthEndpoint, headers: ["Authorization": "Bearer u"])
-            try await withRunningClient(server.inMemoryClient(options: options, clock: VirtualClock())) {
+            try await withRunningClient(server.inMemoryClient(configuration: options, clock: VirtualClock())) {
                 client in
                 var states = client.userStates.makeAsyncIterator()
                 try await client.signIn()
@@ -201,18 +201,18 @@ struct UserTests {
     @Test("watchlist events fan out per user id: online when a watched user signs in, offline when it leaves (case 45)")
     func watchlist() async throws {
         try await FakePusherServer.withRunning(configuration: Self.server) { server in
-            var watcherOptions = server.clientOptions()
+            var watcherOptions = server.clientConfiguration()
             watcherOptions.userAuthenticator = Self.signing(UserAuthenticator.userData(id: "w", watchlist: ["a", "b"]))
-            let watcher = server.inMemoryClient(options: watcherOptions, clock: VirtualClock())
+            let watcher = server.inMemoryClient(configuration: watcherOptions, clock: VirtualClock())
             try await withRunningClient(watcher) { watcher in
                 var events = watcher.watchlistEvents.makeAsyncIterator()
                 var states = watcher.userStates.makeAsyncIterator()
                 try await watcher.signIn()
                 _ = await Self.next(&states) { $0.user != nil }
                 for id in ["a", "b"] {
-                    var options = server.clientOptions()
+                    var options = server.clientConfiguration()
                     options.userAuthenticator = Self.signing(UserAuthenticator.userData(id: id))
-                    let other = server.inMemoryClient(options: options, clock: VirtualClock())
+                    let other = server.inMemoryClient(configuration: options, clock: VirtualClock())
                     try await withRunningClient(other) { other in
                         try await other.signIn()
                         let online = await events.next()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What the fragments of README.md and the DocC articles take as given, declared once for
-// scripts/check-docs: the reader's client and options, secrets, their backend. Each is a stand-in
+// scripts/check-docs: the reader's client and configuration, secrets, their backend. Each is a stand-in
 // of the type the prose says it is; a fragment that declares the name itself uses its own.
 // Never built into the package.
 
@@ -12,9 +12,9 @@ import PusherChannelsTesting
 // MARK: The client side
 
 /// "the client": created and run elsewhere.
-let client = PusherClient(key: "app-key", options: .init(cluster: "eu"))
-/// The options being configured before the client is created.
-nonisolated(unsafe) var options = PusherClientOptions(cluster: "eu")
+let client = PusherClient(key: "app-key", configuration: .init(cluster: "eu"))
+/// The configuration being written before the client is created.
+nonisolated(unsafe) var configuration = PusherClientConfiguration(cluster: "eu")
 let appSecret = "app-secret"
 /// The base64 master key of encrypted channels.
 let encryptionMasterKey = "0123456789abcdef0123456789abcdef0123456="
@@ -54,8 +54,8 @@ let secret = "app-secret"
 let masterKeyBase64 = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 let masterKey = try? PusherServerConfiguration.MasterKey(base64: masterKeyBase64)
 let senderSocketID = "123.456"
-let configuration: PusherServerConfiguration = { fatalError("a placeholder for the type checker") }()
-let pusher = PusherServer(configuration: configuration)
+let serverConfiguration: PusherServerConfiguration = { fatalError("a placeholder for the type checker") }()
+let pusher = PusherServer(configuration: serverConfiguration)
 /// A request's body, its bytes exactly as received, and a webhook's headers.
 let body: [UInt8] = []
 let bytes: [UInt8] = []

@@ -24,11 +24,11 @@ struct EventsScenario {
             encrypted: self.encrypted
         )
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             if self.metrics {
                 options.metrics.factory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())
             }
-            let client = PusherClient(key: "load", options: options)
+            let client = PusherClient(key: "load", configuration: options)
             try await withRunningClient(client) { client in
                 var started: (instant: ContinuousClock.Instant, usage: ResourceUsage)?
                 try await withThrowingDiscardingTaskGroup { consumers in

@@ -13,7 +13,7 @@ struct IdleSubscriptionsScenario {
     func run(_ benchmark: Benchmark) async throws {
         let configuration = PusherLoadServer.Configuration(channelCount: self.channels)
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
-            let client = PusherClient(key: "load", options: server.clientOptions())
+            let client = PusherClient(key: "load", configuration: server.clientConfiguration())
             try await withRunningClient(client) { client in
                 for await state in client.connectionStates where state.isConnected { break }
                 let before = ResourceUsage.residentBytes() ?? 0

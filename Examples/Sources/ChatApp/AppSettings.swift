@@ -13,10 +13,10 @@ public struct AppSettings: Sendable {
     /// verifying webhooks (its secret signs and checks them).
     public var pusher: PusherServerConfiguration
     /// How the app's own `PusherClient` connects to the same Pusher app.
-    public var client: PusherClientOptions
+    public var client: PusherClientConfiguration
 
     public init(
-        pusher: PusherServerConfiguration, client: PusherClientOptions, host: String = "127.0.0.1", port: Int = 8080
+        pusher: PusherServerConfiguration, client: PusherClientConfiguration, host: String = "127.0.0.1", port: Int = 8080
     ) {
         self.pusher = pusher
         self.client = client

@@ -14,7 +14,7 @@ public func buildApplication(
     // One of each for the whole app: `PusherServer` shares its HTTP connection pool across
     // requests, and one `PusherClient` multiplexes every subscription on one connection.
     let pusher = PusherServer(configuration: settings.pusher, logger: logger)
-    let client = PusherClient(key: settings.pusher.key, options: settings.client, logger: logger)
+    let client = PusherClient(key: settings.pusher.key, configuration: settings.client, logger: logger)
 
     let router = Router()
     PusherRoutes(pusher: pusher, feed: feed, logger: logger).add(to: router)

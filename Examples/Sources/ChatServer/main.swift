@@ -27,8 +27,8 @@ if let masterKey = environment["PUSHER_MASTER_KEY"] {
     pusher.encryptionMasterKey = try .init(base64: masterKey)
 }
 let client =
-    environment["PUSHER_CLUSTER"].map { PusherClientOptions(cluster: $0) }
-    ?? PusherClientOptions(host: pusher.host, port: pusher.port, useTLS: pusher.useTLS)
+    environment["PUSHER_CLUSTER"].map { PusherClientConfiguration(cluster: $0) }
+    ?? PusherClientConfiguration(host: pusher.host, port: pusher.port, useTLS: pusher.useTLS)
 let settings = AppSettings(pusher: pusher, client: client, port: Int(environment["PORT"] ?? "") ?? 8080)
 
 var logger = Logger(label: "ChatServer")

@@ -32,8 +32,8 @@ struct ChatAppTests {
         let http: any TestClientProtocol
 
         /// Client options that authorize and sign in through the app, as `user` (nil: nobody).
-        func clientOptions(user: String?) -> PusherClientOptions {
-            var options = self.pusher.clientOptions()
+        func clientConfiguration(user: String?) -> PusherClientConfiguration {
+            var options = self.pusher.clientConfiguration()
             let headers = user.map { ["Authorization": "Bearer \($0)"] } ?? [:]
             // The URLs are valid: the app's loopback address and a fixed path.
             options.authorizer = .endpoint(URL(string: "\(self.appURL)/pusher/auth")!, headers: headers)
@@ -60,7 +60,7 @@ struct ChatAppTests {
                 useTLS: false, encryptionMasterKey: .init(base64: Self.masterKey))
             let feed = ActivityFeed()
             let app = buildApplication(
-                AppSettings(pusher: configuration, client: pusher.clientOptions(), port: 0), feed: feed)
+                AppSettings(pusher: configuration, client: pusher.clientConfiguration(), port: 0), feed: feed)
             try await app.test(.live) { http in
                 // HummingbirdTesting's live mode listens on a free port of `localhost`.
                 let appURL = "http://localhost:\(try #require(http.port))"
@@ -75,7 +75,7 @@ struct ChatAppTests {
     @Test("a presence subscription authorized by the app; a posted message reaches the channel; webhooks reach the app")
     func presenceAndMessages() async throws {
         try await Self.withApp { app in
-            let alice = PusherClient(key: app.pusher.appKey, options: app.clientOptions(user: "alice"))
+            let alice = PusherClient(key: app.pusher.appKey, configuration: app.clientConfiguration(user: "alice"))
             try await withRunningClient(alice) { alice in
                 var members = alice.presence(on: "presence-lobby").makeAsyncIterator()
                 var messages = alice.events(on: "presence-lobby", named: "message").makeAsyncIterator()
@@ -105,7 +105,7 @@ struct ChatAppTests {
     @Test("a message to a private-encrypted channel is encrypted by the app and opened by the client")
     func encryptedMessage() async throws {
         try await Self.withApp { app in
-            let alice = PusherClient(key: app.pusher.appKey, options: app.clientOptions(user: "alice"))
+            let alice = PusherClient(key: app.pusher.appKey, configuration: app.clientConfiguration(user: "alice"))
             try await withRunningClient(alice) { alice in
                 try await alice.withSubscription(to: "private-encrypted-support", named: "message") { messages in
                     let json = #"{"channel":"private-encrypted-support","text":"my card number"}"#
@@ -121,7 +121,7 @@ struct ChatAppTests {
     @Test("the user-auth endpoint signs the client in; the app's own PusherClient receives announcements")
     func signInAndAnnouncements() async throws {
         try await Self.withApp { app in
-            let dana = PusherClient(key: app.pusher.appKey, options: app.clientOptions(user: "dana"))
+            let dana = PusherClient(key: app.pusher.appKey, configuration: app.clientConfiguration(user: "dana"))
             try await withRunningClient(dana) { dana in
                 try await dana.signIn()
                 await app.pusher.waitUntil { $0.openConnections.contains { $0.userID == "dana" } }
@@ -141,7 +141,7 @@ struct ChatAppTests {
     @Test("refusals: no user gets 403 from the auth endpoints, a forged webhook 401, a bad channel name 400")
     func refusals() async throws {
         try await Self.withApp { app in
-            let nobody = PusherClient(key: app.pusher.appKey, options: app.clientOptions(user: nil))
+            let nobody = PusherClient(key: app.pusher.appKey, configuration: app.clientConfiguration(user: nil))
             try await withRunningClient(nobody) { nobody in
                 let error = await #expect(throws: PusherError.self) {
                     try await nobody.withSubscription(to: "private-orders") { _ in }

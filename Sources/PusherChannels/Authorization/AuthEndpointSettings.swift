@@ -6,17 +6,17 @@ import NIOSSL
 /// trust and its proxy setting, so that they reach the endpoint the way the WebSocket reaches the
 /// server.
 struct AuthEndpointSettings: Sendable {
-    /// ``PusherClientOptions/tlsConfiguration``.
+    /// ``PusherClientConfiguration/tlsConfiguration``.
     var tlsConfiguration: TLSConfiguration?
-    /// ``PusherClientOptions/proxy``.
-    var proxy: PusherClientOptions.ProxySetting
+    /// ``PusherClientConfiguration/proxy``.
+    var proxy: PusherClientConfiguration.ProxySetting
 
-    init(tlsConfiguration: TLSConfiguration? = nil, proxy: PusherClientOptions.ProxySetting = .direct) {
+    init(tlsConfiguration: TLSConfiguration? = nil, proxy: PusherClientConfiguration.ProxySetting = .direct) {
         self.tlsConfiguration = tlsConfiguration
         self.proxy = proxy
     }
 
-    init(_ options: PusherClientOptions) {
+    init(_ options: PusherClientConfiguration) {
         self.init(tlsConfiguration: options.tlsConfiguration, proxy: options.proxy)
     }
 }

@@ -20,7 +20,7 @@ extension ChannelAuthorizer {
     ///   - parameters: Extra form fields sent with every request.
     ///   - httpClient: The AsyncHTTPClient client that sends the requests. `nil` (the default) uses
     ///     one client shared by the package's endpoints, which follows no redirect; through the
-    ///     client's ``PusherClientOptions/proxy`` the package sends the request itself on SwiftNIO
+    ///     client's ``PusherClientConfiguration/proxy`` the package sends the request itself on SwiftNIO
     ///     (see <doc:ProxiesHeadersAndFailover>). A client you pass ignores that proxy setting and
     ///     follows redirects as its configuration says (`HTTPClient.shared` follows them):
     ///     give it `redirectConfiguration: .disallow` to keep your headers from other origins.
@@ -37,9 +37,9 @@ extension ChannelAuthorizer {
     /// larger than 64 KiB, an answer that is not JSON or has no `auth` fail the subscription with
     /// `authorizationFailed`, carrying the HTTP status and body.
     ///
-    /// The request trusts what the client's WebSocket trusts: ``PusherClientOptions/tlsConfiguration``
+    /// The request trusts what the client's WebSocket trusts: ``PusherClientConfiguration/tlsConfiguration``
     /// (for example certificate authorities added with
-    /// ``PusherClientOptions/trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``), or the
+    /// ``PusherClientConfiguration/trustCertificateAuthorities(pemFile:keepingSystemTrustStore:)``), or the
     /// system's trust store when it is nil.
     ///
     /// With a tracer bootstrapped (swift-distributed-tracing), the request carries the trace context
@@ -74,7 +74,7 @@ extension ChannelAuthorizer {
     /// - Parameters:
     ///   - httpClient: The client that sends the requests; `nil` (the default) uses the package's
     ///     shared client, which follows no redirect, or through the client's
-    ///     ``PusherClientOptions/proxy`` the package's own request on SwiftNIO (the body is read
+    ///     ``PusherClientConfiguration/proxy`` the package's own request on SwiftNIO (the body is read
     ///     whole first, at most 1 MiB).
     ///   - build: Returns the request for `socketID` and `channel`.
     public static func requestBuilder(

@@ -8,7 +8,7 @@ import PusherCore
 /// The client asks it once per subscription and per connection: every (re)subscription is
 /// authorized afresh for the current socket id, and an answer that arrives after the socket id
 /// changed is discarded. Answers that take longer than
-/// ``PusherClientOptions/authorizationTimeout`` fail the subscription.
+/// ``PusherClientConfiguration/authorizationTimeout`` fail the subscription.
 ///
 /// The closure runs in a child task of the client's `run()`; it must return (or throw) when that
 /// task is cancelled, as AsyncHTTPClient requests do.
@@ -47,7 +47,7 @@ public struct ChannelAuthorizer: Sendable {
     }
 
     /// The authorization of `channel` for `socketID`; HTTP endpoints use `settings` (the client's
-    /// ``PusherClientOptions/tlsConfiguration`` and ``PusherClientOptions/proxy``).
+    /// ``PusherClientConfiguration/tlsConfiguration`` and ``PusherClientConfiguration/proxy``).
     func authorize(_ socketID: String, _ channel: String, settings: AuthEndpointSettings = .init()) async throws
         -> ChannelAuthorization
     {

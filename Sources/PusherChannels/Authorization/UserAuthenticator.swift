@@ -32,7 +32,7 @@ public struct UserAuthenticator: Sendable {
     }
 
     /// The authentication for `socketID`; the HTTP endpoint uses `settings` (the client's
-    /// ``PusherClientOptions/tlsConfiguration`` and ``PusherClientOptions/proxy``).
+    /// ``PusherClientConfiguration/tlsConfiguration`` and ``PusherClientConfiguration/proxy``).
     func authenticate(_ socketID: String, settings: AuthEndpointSettings = .init()) async throws -> UserAuthentication {
         try await self.run(socketID, settings)
     }
@@ -76,7 +76,7 @@ public struct UserAuthenticator: Sendable {
     ///   - parameters: Extra form fields sent with every request.
     ///   - httpClient: The AsyncHTTPClient client that sends the requests; `nil` (the default)
     ///     uses the package's shared client, which follows no redirect, or through the client's
-    ///     ``PusherClientOptions/proxy`` the package's own request on SwiftNIO.
+    ///     ``PusherClientConfiguration/proxy`` the package's own request on SwiftNIO.
     ///   - headersProvider: Called before every request; its headers override `headers`.
     ///   - parametersProvider: Called before every request; its fields override `parameters`.
     ///     A parameter named `socket_id` (static or provided) fails the sign-in with

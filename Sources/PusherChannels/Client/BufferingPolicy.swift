@@ -26,7 +26,7 @@ public struct BufferingPolicy: Sendable, Hashable {
         /// limits; no event is lost. The limits are a high-water mark: the events of the socket
         /// read being handled still go in: at most 256 KiB of the socket's bytes (NIO reads four
         /// times up to 64 KiB before handing them over), plus the one message such a read
-        /// completes, up to ``PusherClientOptions/maximumMessageSize``.
+        /// completes, up to ``PusherClientConfiguration/maximumMessageSize``.
         case pauseReading
         /// End the consumer's sequence with a `consumerTooSlow` error after the buffered events.
         case fail

@@ -6,7 +6,7 @@ import PusherCore
 extension ClientDriver {
     /// The endpoints of `options` with their URLs, or why the options are invalid or cannot form a URL.
     static func endpointRotation(
-        options: PusherClientOptions, key: String
+        options: PusherClientConfiguration, key: String
     ) -> Result<EndpointRotation<ConnectionEndpoint>, PusherError> {
         Result { () throws(PusherError) in
             try options.validate()

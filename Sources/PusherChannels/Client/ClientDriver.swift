@@ -33,7 +33,7 @@ struct ClientDriver: Sendable {
     var key: String
     /// The authorizer: the options', or the last `switchEndpoint`'s.
     var authorizer: ChannelAuthorizer?
-    let options: PusherClientOptions
+    let options: PusherClientConfiguration
     let clock: ClockAdapter
     let logger: Logger?
     /// Work for the run loop: child tasks to start, the end of the run.
@@ -92,7 +92,7 @@ struct ClientDriver: Sendable {
     var publishedUser = UserState.signedOut
 
     init(
-        key: String, options: PusherClientOptions, clock: ClockAdapter, logger: Logger?, recordsMetrics: Bool,
+        key: String, options: PusherClientConfiguration, clock: ClockAdapter, logger: Logger?, recordsMetrics: Bool,
         commands: AsyncStream<Command>.Continuation
     ) {
         self.key = key

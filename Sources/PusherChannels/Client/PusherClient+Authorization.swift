@@ -24,7 +24,7 @@ extension PusherClient {
             span.attributes["pusher.socket_id"] = socketID
             let outcome = await self.call(code: .authorizationFailed, what: "the authorizer", channel: channel, cancel)
             {
-                try await authorizer.authorize(socketID, channel, settings: AuthEndpointSettings(self.options))
+                try await authorizer.authorize(socketID, channel, settings: AuthEndpointSettings(self.configuration))
             }
             switch outcome {
             case .answered(let result):
@@ -42,11 +42,11 @@ extension PusherClient {
     /// Asks the user authenticator for `socketID` and hands the answer to the engine; `cancel`
     /// cancels the call when the engine's timeout fires.
     nonisolated func runUserAuthentication(socketID: String, cancel: CallCancellation) async {
-        guard let authenticator = self.options.userAuthenticator else { return }
+        guard let authenticator = self.configuration.userAuthenticator else { return }
         await withSpan("pusher.sign_in", ofKind: .client) { span in
             span.attributes["pusher.socket_id"] = socketID
             let outcome = await self.call(code: .signInFailed, what: "the user authenticator", channel: nil, cancel) {
-                try await authenticator.authenticate(socketID, settings: AuthEndpointSettings(self.options))
+                try await authenticator.authenticate(socketID, settings: AuthEndpointSettings(self.configuration))
             }
             switch outcome {
             case .answered(let result):

@@ -11,14 +11,14 @@ extension PusherClient {
     ///   - authorization: For a private or presence channel, an authorization you obtained yourself
     ///     for the current connection; used once instead of asking the authorizer. See
     ///     ``ProvidedAuthorization``.
-    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    ///   - buffering: Overrides ``PusherClientConfiguration/buffering`` for this consumer.
     public nonisolated func events(
         on channel: String,
         named eventName: String? = nil,
         authorization: ProvidedAuthorization? = nil,
         buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
-        let buffering = buffering ?? self.options.buffering
+        let buffering = buffering ?? self.configuration.buffering
         return ChannelEventSequence { [self] in
             self.registerEventConsumer(
                 .channel(channel, eventName: eventName, authorization: authorization), channel: channel,
@@ -37,7 +37,7 @@ extension PusherClient {
     public nonisolated func events(
         on channels: [String], named eventName: String? = nil, buffering: BufferingPolicy? = nil
     ) -> ChannelEventSequence {
-        let buffering = buffering ?? self.options.buffering
+        let buffering = buffering ?? self.configuration.buffering
         return ChannelEventSequence { [self] in
             self.registerEventConsumer(
                 .channels(channels, eventName: eventName), channel: channels.count == 1 ? channels[0] : nil,
@@ -48,7 +48,7 @@ extension PusherClient {
     /// Every event of every channel that has a consumer, once each. Does not subscribe to anything by
     /// itself.
     public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
-        let buffering = buffering ?? self.options.buffering
+        let buffering = buffering ?? self.configuration.buffering
         return ChannelEventSequence { [self] in
             self.registerEventConsumer(.all, channel: nil, buffering: buffering)
         }
@@ -65,7 +65,7 @@ extension PusherClient {
         PresenceChangeSequence { [self] in
             // Membership changes cannot be dropped without corrupting the roster: a full buffer
             // pauses reading (the default) or fails the consumer.
-            let buffering = self.options.buffering
+            let buffering = self.configuration.buffering
             let policy = BufferingPolicy(
                 limit: buffering.limit, whenFull: buffering.whenFull == .pauseReading ? .pauseReading : .fail,
                 byteLimit: buffering.byteLimit)
@@ -129,14 +129,14 @@ extension PusherClient {
         { [weak self] in self?.withEngine { $0.removeConsumer(id) } }
     }
 
-    /// Registers a notification consumer now, with ``PusherClientOptions/notificationBuffering``
+    /// Registers a notification consumer now, with ``PusherClientConfiguration/notificationBuffering``
     /// (by default nothing is lost: reading pauses while it is behind); `first` gives an element to
     /// deliver at once (the current state). After the run it gets `first` and its end.
     nonisolated func observe<Element: Sendable>(
         _ observer: (Consumer<Element>) -> ConsumerRegistry.Observer,
         first: ((ClientDriver) -> Element)? = nil
     ) -> Consumer<Element> {
-        let policy = self.options.notificationBuffering
+        let policy = self.configuration.notificationBuffering
         return self.withEngine { driver in
             let id = driver.engine.makeConsumerID()
             let consumer = Consumer<Element>(

@@ -23,7 +23,7 @@ extension PusherClient {
 
     /// Switches to other endpoints at runtime, and to another app with `key` (like pusher-js's
     /// `switchCluster({appKey, cluster})`): `endpoint` first, then `fallbacks` in order, round
-    /// robin, as ``PusherClientOptions/fallbackEndpoints`` are.
+    /// robin, as ``PusherClientConfiguration/fallbackEndpoints`` are.
     ///
     /// An app lives in one cluster of hosted Pusher, so moving to another cluster means another
     /// app: pass its `key` (the cluster refuses a key it does not know with close code 4001), and
@@ -63,15 +63,15 @@ extension PusherClient {
         }
     }
 
-    /// The headers of the upgrade request of one attempt: ``PusherClientOptions/headers`` with those
-    /// of ``PusherClientOptions/headersProvider`` (called now) replacing the ones of the same name;
+    /// The headers of the upgrade request of one attempt: ``PusherClientConfiguration/headers`` with those
+    /// of ``PusherClientConfiguration/headersProvider`` (called now) replacing the ones of the same name;
     /// nil when the client gives the attempt up (`abandoned` fires) first, which cancels the
     /// current task (see ``WaitableState/run(until:_:)``).
     ///
     /// - Throws: ``PusherError`` when the provider fails or gives a header that is refused.
     nonisolated func upgradeHeaders(abandoned: WaitableState<Bool>) async throws -> [(name: String, value: String)]? {
-        guard let provider = self.options.headersProvider else {
-            return try UpgradeHeaders.merged(self.options.headers, [:])
+        guard let provider = self.configuration.headersProvider else {
+            return try UpgradeHeaders.merged(self.configuration.headers, [:])
         }
         // The provider against the client giving the attempt up (its handshake timeout, say).
         let provided = await abandoned.run(until: { $0 }) { () async -> Result<[String: String], PusherError> in
@@ -82,6 +82,6 @@ extension PusherClient {
             }
         }
         guard let provided else { return nil }
-        return try UpgradeHeaders.merged(self.options.headers, try provided.get())
+        return try UpgradeHeaders.merged(self.configuration.headers, try provided.get())
     }
 }

@@ -23,11 +23,11 @@ extension PusherClient {
     ///   - eventName: Only events with this name, or every event of the channel with `nil`.
     ///   - authorization: For a private or presence channel, an authorization you obtained yourself
     ///     for the current connection. See ``ProvidedAuthorization``.
-    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    ///   - buffering: Overrides ``PusherClientConfiguration/buffering`` for this consumer.
     ///   - waitsForConfirmation: With true (the default), `body` runs only once the server has
     ///     confirmed the subscription (`pusher_internal:subscription_succeeded`); until then this
     ///     waits, connecting and reconnecting as ``run()`` does (and, under
-    ///     ``PusherClientOptions/subscriptionRetry``, retrying refusals), for as long as the task is not
+    ///     ``PusherClientConfiguration/subscriptionRetry``, retrying refusals), for as long as the task is not
     ///     cancelled. With false, `body` runs at once. The confirmation comes over the connection:
     ///     called from a loop whose consumer is over its limits (``BufferingPolicy/WhenFull/pauseReading``),
     ///     it waits until that consumer catches up, which it cannot do while its loop waits here.
@@ -49,7 +49,7 @@ extension PusherClient {
     ) async throws -> Result {
         // Observed before the consumer exists, so that no outcome can come in between.
         var outcomes = waitsForConfirmation ? self.subscriptionEvents(on: channel).makeAsyncIterator() : nil
-        let policy = buffering ?? self.options.buffering
+        let policy = buffering ?? self.configuration.buffering
         let (consumer, registered) = self.register(
             .channel(channel, eventName: eventName, authorization: authorization),
             as: ConsumerRegistry.NewConsumer.events
@@ -86,7 +86,7 @@ extension PusherClient {
     ///
     /// - Parameters:
     ///   - eventName: Only events with this name, or every event with `nil`.
-    ///   - buffering: Overrides ``PusherClientOptions/buffering`` for this consumer.
+    ///   - buffering: Overrides ``PusherClientConfiguration/buffering`` for this consumer.
     ///   - isolation: The actor `body` runs on; the caller's by default.
     ///   - body: Runs with the user's events; its result is returned.
     /// - Throws: What `body` throws.
@@ -99,7 +99,7 @@ extension PusherClient {
     ) async throws -> Result {
         let consumer = self.registerEventConsumer(
             .user(eventName: eventName), channel: Self.userEventsConsumers,
-            buffering: buffering ?? self.options.buffering)
+            buffering: buffering ?? self.configuration.buffering)
         defer {
             consumer.finish()
             consumer.release()
@@ -128,14 +128,14 @@ extension PusherClient {
     /// Sends a client event to the other subscribers of a private or presence channel.
     ///
     /// The channel must have a consumer (be iterated). Until its subscription succeeds, events wait
-    /// in order (up to ``PusherClientOptions/clientEventQueueLimit``); then they go out no faster
-    /// than ``PusherClientOptions/clientEventRateLimit`` per second, so the server's 4301 limit is
+    /// in order (up to ``PusherClientConfiguration/clientEventQueueLimit``); then they go out no faster
+    /// than ``PusherClientConfiguration/clientEventRateLimit`` per second, so the server's 4301 limit is
     /// not hit (a 4301 still arrives on ``errors``). `data` is sent as JSON when it is a JSON object
     /// or array, as a string otherwise. The server does not echo client events to their sender.
     ///
     /// - Throws: ``PusherError`` `clientEventRejected` for a name without `client-`, a public or
     ///   encrypted channel, a channel nobody iterates, or a full queue
-    ///   (``PusherClientOptions/clientEventQueueLimit``).
+    ///   (``PusherClientConfiguration/clientEventQueueLimit``).
     public func trigger(_ event: String, on channel: String, data: String) throws(PusherError) {
         try self.withEngine { driver throws(PusherError) in
             driver.perform(try driver.engine.trigger(event, on: channel, data: data, at: driver.clock.now))
@@ -143,7 +143,7 @@ extension PusherClient {
     }
 
     /// Sends a client event like ``trigger(_:on:data:)``, but while the client-event queue is full
-    /// (``PusherClientOptions/clientEventQueueLimit`` events wait for the rate limit or for the
+    /// (``PusherClientConfiguration/clientEventQueueLimit`` events wait for the rate limit or for the
     /// channel's subscription) it waits for room instead of throwing: a producer that calls it in a
     /// loop is slowed down to the rate limit, and nothing it sends is dropped. While the client is
     /// disconnected (or before ``run()``), events wait for the subscription, so a full queue waits

@@ -4,7 +4,7 @@ import PusherCore
 
 extension PusherClient {
     /// Signs the connection in as a user (`pusher:signin`), now or as soon as the client is
-    /// connected, and again after every reconnect, with ``PusherClientOptions/userAuthenticator``.
+    /// connected, and again after every reconnect, with ``PusherClientConfiguration/userAuthenticator``.
     /// Once the server confirms, the user's events (the server's "send to user") arrive on
     /// ``userEvents(named:buffering:)`` and watchlist changes on ``watchlistEvents``. Follow the
     /// outcome on ``userStates``; failures are also reported on ``errors``. Calling it again does
@@ -14,8 +14,8 @@ extension PusherClient {
     ///
     /// - Throws: ``PusherError`` `invalidConfiguration` without a user authenticator.
     public func signIn() throws(PusherError) {
-        guard self.options.userAuthenticator != nil else {
-            throw PusherError(.invalidConfiguration, "signIn() needs PusherClientOptions.userAuthenticator")
+        guard self.configuration.userAuthenticator != nil else {
+            throw PusherError(.invalidConfiguration, "signIn() needs PusherClientConfiguration.userAuthenticator")
         }
         self.withEngine { driver in driver.perform(driver.engine.signIn(at: driver.clock.now)) }
     }
@@ -33,7 +33,7 @@ extension PusherClient {
     public nonisolated func userEvents(named eventName: String? = nil, buffering: BufferingPolicy? = nil)
         -> ChannelEventSequence
     {
-        let buffering = buffering ?? self.options.buffering
+        let buffering = buffering ?? self.configuration.buffering
         return ChannelEventSequence { [self] in
             self.registerEventConsumer(
                 .user(eventName: eventName), channel: Self.userEventsConsumers, buffering: buffering)

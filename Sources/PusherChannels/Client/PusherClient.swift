@@ -10,10 +10,10 @@ import Tracing
 ///
 /// The client's background work (the socket, timers, reconnection) happens only while ``run()``
 /// runs: call it in a task group, hand the client to a swift-service-lifecycle `ServiceGroup`, or
-/// use ``withPusherClient(key:options:logger:isolation:_:)``, which runs it around a closure.
+/// use ``withPusherClient(key:configuration:logger:isolation:_:)``, which runs it around a closure.
 ///
 /// ```swift
-/// let client = PusherClient(key: "app-key", options: .init(cluster: "eu"))
+/// let client = PusherClient(key: "app-key", configuration: .init(cluster: "eu"))
 /// try await withThrowingDiscardingTaskGroup { group in
 ///     group.addTask { try await client.run() }
 ///     for try await event in client.events(on: "prices", named: "new-price") {
@@ -36,7 +36,8 @@ public actor PusherClient: Service {
     /// The application key: the one the client was made with, or the one of the last
     /// ``switchEndpoint(to:fallbacks:key:authorizer:)`` that gave one.
     public nonisolated var key: String { self.withEngine { $0.key } }
-    public nonisolated let options: PusherClientOptions
+    /// What the client was made with.
+    public nonisolated let configuration: PusherClientConfiguration
 
     /// The value of the `client` query parameter the server sees.
     package static let clientName = "swift-pusher-channels"
@@ -58,33 +59,38 @@ public actor PusherClient: Service {
     /// The driver's flow gate (see ``BufferingPolicy``).
     nonisolated let flowGate: FlowGate
 
-    /// Creates a client whose timers run on the continuous clock.
+    /// Creates a client.
     ///
     /// - Parameters:
     ///   - key: The application key.
-    ///   - options: Where to connect and how to behave.
+    ///   - configuration: Where to connect and how to behave.
+    ///   - clock: The clock every timer runs on (backoff, activity, pong, handshake and authorization
+    ///     timeouts): the continuous clock by default, a virtual clock in tests.
     ///   - logger: Where to log. Without one the client logs nothing. Event payloads and secrets are
     ///     logged at `trace` level at most. Log lines (like metrics and spans) are written after the
     ///     client releases its state lock, so a log handler may call back into the client; a line
     ///     can therefore come just after the change it reports is observable.
-    public init(key: String, options: PusherClientOptions = .init(), logger: Logger? = nil) {
-        self.init(key: key, options: options, clock: ContinuousClock(), logger: logger)
-    }
-
-    /// Creates a client whose timers run on `clock` (a virtual clock in tests).
-    public init<C: Clock>(key: String, options: PusherClientOptions = .init(), clock: C, logger: Logger? = nil)
-    where C.Duration == Duration {
+    ///   - transport: How to reach the server: nil (the default) opens a WebSocket to the
+    ///     configuration's endpoint with its TLS and proxy settings; `FakePusherServer.clientTransport`
+    ///     (`PusherChannelsTesting`) connects in memory to a fake server, for tests. Whatever the
+    ///     transport, the configuration's timeouts, backoff, buffering and limits apply.
+    public init<C: Clock>(
+        key: String, configuration: PusherClientConfiguration = .init(), clock: C = ContinuousClock(),
+        logger: Logger? = nil, transport: PusherClientTransport? = nil
+    ) where C.Duration == Duration {
         self.init(
-            key: key, options: options, clock: clock, logger: logger,
-            transport: NIOWebSocketTransport(tlsConfiguration: options.tlsConfiguration, proxy: options.proxy))
+            key: key, configuration: configuration, clock: clock, logger: logger,
+            transport: transport?.base
+                ?? NIOWebSocketTransport(tlsConfiguration: configuration.tlsConfiguration, proxy: configuration.proxy))
     }
 
     /// Creates a client that connects through `transport` (an in-memory one in tests).
     package init<C: Clock>(
-        key: String, options: PusherClientOptions, clock: C, logger: Logger?, transport: any PusherTransport
+        key: String, configuration: PusherClientConfiguration, clock: C, logger: Logger?, transport: any PusherTransport
     )
     where C.Duration == Duration {
-        self.options = options
+        self.configuration = configuration
+        let options = configuration
         self.clock = ClockAdapter(clock)
         self.logger = logger
         self.transport = transport
@@ -210,7 +216,7 @@ public actor PusherClient: Service {
     ///
     /// Options that cannot form a connection (an invalid key, host, cluster, port or path) or would
     /// crash or loop the client (a zero or over-a-year timeout or delay, a NaN backoff factor, a
-    /// `maximumMessageSize` outside 1…2³²−1; see ``PusherClientOptions``) make the state `failed`
+    /// `maximumMessageSize` outside 1…2³²−1; see ``PusherClientConfiguration``) make the state `failed`
     /// with an `invalidConfiguration` error at once, without retries.
     public func connect() {
         self.withEngine { $0.connect() }
@@ -250,7 +256,7 @@ public actor PusherClient: Service {
         guard starts else {
             throw PusherError(.alreadyRunning, "run() may be called only once per client")
         }
-        self.log(.debug, "client running", ["pusher.host": "\(self.options.endpoint.host)"])
+        self.log(.debug, "client running", ["pusher.host": "\(self.configuration.endpoint.host)"])
         await withGracefulShutdownHandler {
             await self.runLoop()
         } onGracefulShutdown: {
@@ -267,7 +273,7 @@ public actor PusherClient: Service {
             // The one task that runs every timer.
             self.countChildTask()
             group.addTask { await self.runTimers() }
-            if self.options.connectsAutomatically { self.connect() }
+            if self.configuration.connectsAutomatically { self.connect() }
             loop: for await command in self.commandStream {
                 switch command {
                 case .startConnection(let generation, let url, let endpoint, let headersAbandoned):

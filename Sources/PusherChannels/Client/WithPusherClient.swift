@@ -7,19 +7,19 @@ import PusherCore
 /// waits for it to finish.
 ///
 /// ```swift
-/// try await withPusherClient(key: "app-key", options: .init(cluster: "eu")) { client in
+/// try await withPusherClient(key: "app-key", configuration: .init(cluster: "eu")) { client in
 ///     for try await event in client.events(on: "prices") { … }
 /// }
 /// ```
 @discardableResult
 public func withPusherClient<Result: Sendable>(
     key: String,
-    options: PusherClientOptions = .init(),
+    configuration: PusherClientConfiguration = .init(),
     logger: Logger? = nil,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (PusherClient) async throws -> Result
 ) async throws -> Result {
-    try await withRunningClient(PusherClient(key: key, options: options, logger: logger), isolation: isolation, body)
+    try await withRunningClient(PusherClient(key: key, configuration: configuration, logger: logger), isolation: isolation, body)
 }
 
 /// Runs `client` for the duration of `body`, then shuts it down gracefully and waits for it.

@@ -66,7 +66,7 @@ struct ConsumerRegistry: Sendable {
     private(set) var isClosed = false
 
     /// How many notifications a notification consumer holds at most, under `pauseReading` (the
-    /// default of ``PusherClientOptions/notificationBuffering``): reading from the socket pauses at
+    /// default of ``PusherClientConfiguration/notificationBuffering``): reading from the socket pauses at
     /// the policy's limit; the headroom above it takes the rest of the read that crossed it (one
     /// read of many small messages can carry thousands of notifications) and the notifications that
     /// do not come from the socket (connection states and errors of reconnection attempts while

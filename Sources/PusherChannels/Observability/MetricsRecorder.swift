@@ -26,7 +26,7 @@ struct MetricsRecorder: Sendable {
 
     /// The recorder of a client with `options`, or nil when no metrics backend is bootstrapped (then
     /// the client records nothing at all). Made when the client is: the factory runs outside any lock.
-    init?(options: PusherClientOptions.Metrics) {
+    init?(options: PusherClientConfiguration.Metrics) {
         let factory = options.factory ?? MetricsSystem.factory
         if factory is NOOPMetricsHandler { return nil }
         self.factory = factory

@@ -10,7 +10,7 @@ import Musl
 import Darwin
 #endif
 
-/// The proxy environment's rules (see ``PusherClientOptions/ProxySetting/environment``), as pure
+/// The proxy environment's rules (see ``PusherClientConfiguration/ProxySetting/environment``), as pure
 /// functions of the variables; ``process()`` reads them from the process at the edge.
 package enum ProxyEnvironment {
     /// The variables the rules read, in the order they are tried.

@@ -5,13 +5,13 @@ import PusherCore
 /// A proxy the client connects through: an HTTP proxy (a `CONNECT` tunnel) or a SOCKS5 proxy,
 /// with optional credentials.
 ///
-/// Set it with ``PusherClientOptions/proxy`` (`.proxy(…)`), or let the client read the proxy
+/// Set it with ``PusherClientConfiguration/proxy`` (`.proxy(…)`), or let the client read the proxy
 /// environment (`.environment`). The WebSocket and the package's auth endpoint calls both go
 /// through it; `wss://` connections run TLS inside the tunnel, verified against the Pusher host.
 ///
 /// ```swift
-/// var options = PusherClientOptions(host: "ws.example.com")
-/// options.proxy = .proxy(try PusherProxy(url: "http://user:secret@proxy.internal:3128"))
+/// var configuration = PusherClientConfiguration(host: "ws.example.com")
+/// configuration.proxy = .proxy(try PusherProxy(url: "http://user:secret@proxy.internal:3128"))
 /// ```
 ///
 /// Neither the username (which may be a token) nor the password appears in ``description``,

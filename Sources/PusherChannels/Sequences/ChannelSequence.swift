@@ -17,7 +17,7 @@ import PusherCore
 /// ``BufferingPolicy``).
 ///
 /// The sequence finishes when the client stops, and throws ``PusherError`` when the channel name
-/// is invalid, the channel cannot be subscribed (unless ``PusherClientOptions/subscriptionRetry``
+/// is invalid, the channel cannot be subscribed (unless ``PusherClientConfiguration/subscriptionRetry``
 /// subscribes it again: then the sequence waits), or the consumer fell too far behind.
 public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = PusherError

@@ -4,7 +4,7 @@
 ///
 /// Each iterator is its own consumer with its own buffer, registered when the iterator is made (a
 /// `for await` loop makes it at once), so nothing published after that is missed. When it falls
-/// behind, ``PusherClientOptions/notificationBuffering`` applies: by default nothing is lost, the
+/// behind, ``PusherClientConfiguration/notificationBuffering`` applies: by default nothing is lost, the
 /// client stops reading from the socket until it catches up. It never throws, and finishes when
 /// the client stops, the iterating task is cancelled, or (policy `fail`) it fell too far behind.
 public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {

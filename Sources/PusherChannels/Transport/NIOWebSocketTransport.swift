@@ -13,7 +13,7 @@ import PusherCore
 package struct NIOWebSocketTransport: PusherTransport {
     private let group: any EventLoopGroup
     private let tlsConfiguration: TLSConfiguration?
-    private let proxy: PusherClientOptions.ProxySetting
+    private let proxy: PusherClientConfiguration.ProxySetting
 
     /// - Parameters:
     ///   - group: The event loops of its sockets.
@@ -22,7 +22,7 @@ package struct NIOWebSocketTransport: PusherTransport {
     ///   - proxy: Whether to connect through a proxy (see ``ProxyTunnel``).
     package init(
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, tlsConfiguration: TLSConfiguration? = nil,
-        proxy: PusherClientOptions.ProxySetting = .direct
+        proxy: PusherClientConfiguration.ProxySetting = .direct
     ) {
         self.group = group
         self.tlsConfiguration = tlsConfiguration
@@ -33,7 +33,7 @@ package struct NIOWebSocketTransport: PusherTransport {
         to url: String, configuration: TransportConfiguration, handler: any TransportHandler
     ) async throws -> TransportClose? {
         let target = try WebSocketURL(parsing: url)
-        let proxy = try PusherClientOptions.proxy(self.proxy, forHost: target.host)
+        let proxy = try PusherClientConfiguration.proxy(self.proxy, forHost: target.host)
         if let proxy, target.useTLS, target.isIPAddress {
             // Through a tunnel, NIOSSL would check an IP address's certificate against the address
             // it is connected to: the proxy's.

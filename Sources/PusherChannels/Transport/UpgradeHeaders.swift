@@ -3,7 +3,7 @@
 import PusherCore
 
 /// The rules of the headers an application adds to the WebSocket upgrade request
-/// (``PusherClientOptions/headers`` and ``PusherClientOptions/headersProvider``), and how the two
+/// (``PusherClientConfiguration/headers`` and ``PusherClientConfiguration/headersProvider``), and how the two
 /// are merged.
 package enum UpgradeHeaders {
     /// Header names the client sets itself (compared in lowercase); `sec-websocket-` is a prefix.

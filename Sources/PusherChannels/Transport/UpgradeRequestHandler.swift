@@ -12,7 +12,7 @@ final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private let url: WebSocketURL
     private let upgraded: EventLoopPromise<Void>
-    /// The application's headers (``PusherClientOptions/headers``), after `Host`.
+    /// The application's headers (``PusherClientConfiguration/headers``), after `Host`.
     private let headers: [(name: String, value: String)]
 
     init(url: WebSocketURL, headers: [(name: String, value: String)] = [], upgraded: EventLoopPromise<Void>) {

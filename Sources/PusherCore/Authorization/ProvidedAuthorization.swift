@@ -6,7 +6,7 @@
 /// A channel authorization signs the socket id, so it is good for that connection only. The client
 /// uses it once, for the subscription on `socketID`; it is never resent. When the connection has
 /// another socket id (it was made for an older connection, or the client reconnected later), the
-/// client asks `PusherClientOptions.authorizer` instead, or, without one, fails the subscription
+/// client asks `PusherClientConfiguration.authorizer` instead, or, without one, fails the subscription
 /// with `authorizationRequired`. Not accepted for private-encrypted channels, whose shared secret
 /// must be reloadable through an authorizer.
 public struct ProvidedAuthorization: Sendable, Hashable {

@@ -13,7 +13,7 @@ public struct DecryptionFailure: Sendable, Hashable, CustomStringConvertible {
         /// The connection was lost, or the channel unsubscribed, before the event could be opened.
         case channelGone
         /// Too many events arrived while the channel's key was reloading
-        /// (`PusherClientOptions.maximumHeldEncryptedEvents`); this one was not kept.
+        /// (`PusherClientConfiguration.maximumHeldEncryptedEvents`); this one was not kept.
         case heldEventsLimit
         /// The server sent a `pusher:` event in plain text on the encrypted channel. Nothing proves
         /// it came from the app, so it was dropped (only `pusher:cache_miss` is delivered, without

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// The one definition of every default timeout, limit and rate of the client. `PusherClientOptions`
+/// The one definition of every default timeout, limit and rate of the client. `PusherClientConfiguration`
 /// starts from these values and documents them; the machines' and the engine's configurations
 /// take them as their defaults instead of repeating the numbers.
 package enum ClientDefaults {

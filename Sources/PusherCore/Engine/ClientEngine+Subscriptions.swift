@@ -53,7 +53,7 @@ extension ClientEngine {
             let error = PusherError(
                 .authorizationRequired,
                 "no authorization for socket \(socketID): a provided authorization is good for one connection only; "
-                    + "set PusherClientOptions.authorizer to subscribe again after a reconnect",
+                    + "set PusherClientConfiguration.authorizer to subscribe again after a reconnect",
                 channel: channel.rawValue
             )
             self.apply(

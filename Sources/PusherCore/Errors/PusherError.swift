@@ -62,7 +62,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The client options cannot form a valid connection URL, or an argument is not accepted
         /// (such as a provided authorization for a channel that cannot take one).
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
-        /// The server sent a message larger than `PusherClientOptions.maximumMessageSize`. The client
+        /// The server sent a message larger than `PusherClientConfiguration.maximumMessageSize`. The client
         /// closed the socket with 1009 and reconnects.
         public static let messageTooLarge = Code(base: .messageTooLarge)
         /// The TLS handshake failed: the server's certificate was not trusted, did not name the host,

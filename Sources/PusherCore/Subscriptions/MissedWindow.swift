@@ -6,7 +6,7 @@
 /// Pusher keeps no history, so whatever the server published in this window never reaches the
 /// client. Re-fetch exactly this window (with your own clock's margin) from your application's
 /// source of truth. Both instants are on the client's clock (the one passed to
-/// `PusherClient.init(key:options:clock:logger:)`, the continuous clock by default), as the time
+/// `PusherClient.init(key:configuration:clock:logger:transport:)`, the continuous clock by default), as the time
 /// elapsed since the client was created.
 ///
 /// ``lastKnownSubscribed`` is when the connection that carried the subscription last delivered

@@ -7,12 +7,12 @@
 /// subscribes again by itself after a capped, jittered delay and the sequences keep going:
 ///
 /// ```swift
-/// var options = PusherClientOptions(cluster: "eu")
-/// options.subscriptionRetry = .backoff()  // 1 s, doubling, capped at 60 s, 20 % jitter
+/// var configuration = PusherClientConfiguration(cluster: "eu")
+/// configuration.subscriptionRetry = .backoff()  // 1 s, doubling, capped at 60 s, 20 % jitter
 /// ```
 ///
 /// A retry follows an authorizer that throws or does not answer within
-/// `PusherClientOptions.authorizationTimeout`, an authorization the channel cannot use, a
+/// `PusherClientConfiguration.authorizationTimeout`, an authorization the channel cannot use, a
 /// `pusher:subscription_error` from the server (soketi and Laravel Reverb send one for a refused
 /// authorization), and a `pusher:error` that names the channel. Every
 /// failure is still reported on `PusherClient.subscriptionEvents(on:)` (as

@@ -17,7 +17,7 @@ struct FakeServerHTTPAPITests {
     func triggerReachesSubscriber() async throws {
         try await FakePusherServer.withRunning(configuration: Self.configuration) { server in
             let api = SignedAPIClient(server)
-            let client = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "prices"), count: 2)
                 await server.waitForSubscribers(of: "prices")
@@ -39,8 +39,8 @@ struct FakeServerHTTPAPITests {
     func socketIDExclusionAndBatch() async throws {
         try await FakePusherServer.withRunning(configuration: Self.configuration) { server in
             let api = SignedAPIClient(server)
-            let first = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
-            let second = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+            let first = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let second = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(first) { first in
                 await server.waitForConnections(count: 1)
                 let excluded = try #require(await server.snapshot.connections.first?.socketID)
@@ -146,7 +146,7 @@ struct FakeServerHTTPAPITests {
     @Test("limits are configurable: .none accepts what Pusher refuses")
     func noLimits() async throws {
         var configuration = Self.configuration
-        configuration.apiLimits = .none
+        configuration.triggerLimits = .none
         try await FakePusherServer.withRunning(configuration: configuration) { server in
             let api = SignedAPIClient(server)
             let channels = (1...101).map { "c\($0)" }

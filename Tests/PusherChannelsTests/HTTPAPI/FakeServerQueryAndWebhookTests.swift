@@ -10,8 +10,8 @@ import Testing
 struct FakeServerQueryAndWebhookTests {
     static let secret = "api-secret"
 
-    static func presenceOptions(_ server: FakePusherServer, user: String) -> PusherClientOptions {
-        var options = server.clientOptions()
+    static func presenceOptions(_ server: FakePusherServer, user: String) -> PusherClientConfiguration {
+        var options = server.clientConfiguration()
         options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
             PresenceMember(userID: user, userInfo: nil)
         }
@@ -23,11 +23,11 @@ struct FakeServerQueryAndWebhookTests {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
             let api = SignedAPIClient(server)
             let alice = PusherClient(
-                key: server.appKey, options: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
+                key: server.appKey, configuration: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
             let alsoAlice = PusherClient(
-                key: server.appKey, options: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
+                key: server.appKey, configuration: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
             let bob = PusherClient(
-                key: server.appKey, options: Self.presenceOptions(server, user: "bob"), clock: VirtualClock())
+                key: server.appKey, configuration: Self.presenceOptions(server, user: "bob"), clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 try await withRunningClient(alsoAlice) { alsoAlice in
                     try await withRunningClient(bob) { bob in
@@ -78,11 +78,11 @@ struct FakeServerQueryAndWebhookTests {
     func usersEndpoints() async throws {
         try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
             let api = SignedAPIClient(server)
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) {
                 UserAuthenticator.userData(id: "carol")
             }
-            try await withRunningClient(PusherClient(key: server.appKey, options: options, clock: VirtualClock())) {
+            try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())) {
                 client in
                 async let userEvents = collect(client.userEvents(), count: 1)
                 try await client.signIn()
@@ -106,7 +106,7 @@ struct FakeServerQueryAndWebhookTests {
             let configuration = FakePusherServer.Configuration(appSecret: Self.secret, webhooks: target)
             try await FakePusherServer.withRunning(configuration: configuration) { server in
                 let alice = PusherClient(
-                    key: server.appKey, options: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
+                    key: server.appKey, configuration: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
                 try await withRunningClient(alice) { alice in
                     var roster = alice.presence(on: "presence-room").makeAsyncIterator()
                     _ = try await roster.next()
@@ -137,7 +137,7 @@ struct FakeServerQueryAndWebhookTests {
                 await server.waitUntil { $0.webhooksDelivered == 5 }
 
                 await receiver.setAuthEndpoint(.respond(status: 500, body: "down"))
-                let late = PusherClient(key: server.appKey, options: server.clientOptions(), clock: VirtualClock())
+                let late = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
                 try await withRunningClient(late) { late in
                     async let news = collect(late.events(on: "news"), count: 1)
                     await server.waitForSubscribers(of: "news")

@@ -26,7 +26,7 @@ struct CancellationHandlerTests {
                 handled.update { $0 = key }
             }
         }
-        try await withInMemoryClient(options: { $0.authorizer = authorizer }) { harness in
+        try await withInMemoryClient(configuration: { $0.authorizer = authorizer }) { harness in
             client.withLock { $0 = harness.client }
             let consumer = Task { for try await _ in harness.client.events(on: "private-chat") {} }
             _ = await harness.established()
@@ -43,7 +43,7 @@ struct CancellationHandlerTests {
     func headersProviderCallsBack() async throws {
         let client = WaitableState<PusherClient?>(nil)
         let handled = WaitableState<String?>(nil)
-        try await withInMemoryClient(options: { options in
+        try await withInMemoryClient(configuration: { options in
             options.headersProvider = {
                 try await withTaskCancellationHandler {
                     // Answers only when cancelled.

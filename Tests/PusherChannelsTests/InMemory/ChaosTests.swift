@@ -35,7 +35,7 @@ struct ChaosTests {
         arguments: [UInt64(7), 2026])
     func rounds(seed: UInt64) async throws {
         var random = SeededGenerator(state: seed)
-        try await withInMemoryClient(options: { $0.activityTimeout = .seconds(120) }) { harness in
+        try await withInMemoryClient(configuration: { $0.activityTimeout = .seconds(120) }) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             let (arrivals, sink) = AsyncStream<ChannelEvent>.makeStream()
             await withTaskGroup(of: Void.self) { group in

@@ -27,9 +27,9 @@ struct ClientLoggingTests {
         let records = LogRecords()
         try await FakePusherServer.withInMemory { server in
             let clock = VirtualClock()
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.backoff.jitter = 0
-            let client = server.inMemoryClient(options: options, clock: clock, logger: Self.logger(records))
+            let client = server.inMemoryClient(configuration: options, clock: clock, logger: Self.logger(records))
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
@@ -179,11 +179,11 @@ struct ClientLoggingTests {
     func noSecrets() async throws {
         let records = LogRecords()
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.backoff.jitter = 0
             options.authorizer = .signing(key: server.appKey, secret: Self.secret)
             let clock = VirtualClock()
-            let client = server.inMemoryClient(options: options, clock: clock, logger: Self.logger(records))
+            let client = server.inMemoryClient(configuration: options, clock: clock, logger: Self.logger(records))
             try await withRunningClient(client) { client in
                 try await client.withSubscription(to: "private-a") { _ in
                     await server.close(code: 4100, reason: "over capacity")

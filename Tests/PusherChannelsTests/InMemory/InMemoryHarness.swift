@@ -12,14 +12,14 @@ struct InMemoryHarness {
 
     /// A client (not running yet) on a new in-memory transport and virtual clock, with the test
     /// options (`pusher.invalid:443`, no jitter) changed by `configure`.
-    init(options configure: (inout PusherClientOptions) -> Void = { _ in }) {
-        var options = PusherClientOptions(host: "pusher.invalid", port: 443, useTLS: true)
+    init(configuration configure: (inout PusherClientConfiguration) -> Void = { _ in }) {
+        var options = PusherClientConfiguration(host: "pusher.invalid", port: 443, useTLS: true)
         options.backoff.jitter = 0
         configure(&options)
         self.clock = VirtualClock()
         self.transport = InMemoryTransport()
         self.client = PusherClient(
-            key: "app-key", options: options, clock: self.clock, logger: nil, transport: self.transport)
+            key: "app-key", configuration: options, clock: self.clock, logger: nil, transport: self.transport)
     }
 
     /// The next connection, established with `socketID`.
@@ -31,9 +31,9 @@ struct InMemoryHarness {
 }
 
 func withInMemoryClient(
-    options configure: (inout PusherClientOptions) -> Void = { _ in },
+    configuration configure: (inout PusherClientConfiguration) -> Void = { _ in },
     _ body: (InMemoryHarness) async throws -> Void
 ) async throws {
-    let harness = InMemoryHarness(options: configure)
+    let harness = InMemoryHarness(configuration: configure)
     try await withRunningClient(harness.client) { _ in try await body(harness) }
 }

@@ -12,11 +12,11 @@ struct InMemoryServerTests {
     func socketFree() async throws {
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: "in-memory-secret")) { server in
             #expect(server.port == 0)
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = .signing(key: server.appKey, secret: "in-memory-secret") { _ in
                 PresenceMember(userID: "u1", userInfo: .object(["name": .string("Ada")]))
             }
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 var prices = client.events(on: "prices").makeAsyncIterator()
                 await server.waitForSubscribers(of: "prices")

@@ -16,7 +16,7 @@ struct LimitsTests {
     )
     func outboxOverflow() async throws {
         // 50 subscribe messages are about 3.6 KB: under the limit, the next 50 are over it.
-        try await withInMemoryClient(options: { $0.outboundBufferLimit = 5_000 }) { harness in
+        try await withInMemoryClient(configuration: { $0.outboundBufferLimit = 5_000 }) { harness in
             var errors = harness.client.errors.makeAsyncIterator()
             var states = harness.client.connectionStates.makeAsyncIterator()
             let channels = (0..<50).map { "channel-with-a-rather-long-name-\($0)" }
@@ -59,7 +59,7 @@ struct LimitsTests {
 
     @Test("client events past clientEventQueueLimit waiting for the rate limit are rejected with a typed error")
     func clientEventQueue() async throws {
-        try await withInMemoryClient(options: {
+        try await withInMemoryClient(configuration: {
             $0.authorizer = .signing(key: "app-key", secret: "secret")
             $0.clientEventRateLimit = 1
             $0.clientEventQueueLimit = 5
@@ -96,7 +96,7 @@ struct LimitsTests {
         "a presence channel with more members than maximumPresenceMembers: limitExceeded, the roster keeps the cap, changes keep flowing"
     )
     func presenceCap() async throws {
-        try await withInMemoryClient(options: {
+        try await withInMemoryClient(configuration: {
             $0.authorizer = .signing(
                 key: "app-key", secret: "secret", presenceMember: { _ in PresenceMember(userID: "1") })
             $0.maximumPresenceMembers = 2

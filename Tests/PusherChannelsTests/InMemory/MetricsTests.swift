@@ -20,11 +20,11 @@ struct MetricsTests {
 
     func withMeasuredClient(
         channelLabel: Bool = false,
-        options configure: @escaping (inout PusherClientOptions) -> Void = { _ in },
+        options configure: @escaping (inout PusherClientConfiguration) -> Void = { _ in },
         _ body: (InMemoryHarness, TestMetrics) async throws -> Void
     ) async throws {
         let metrics = TestMetrics()
-        try await withInMemoryClient(options: {
+        try await withInMemoryClient(configuration: {
             $0.metrics = .init(factory: metrics, includesChannelLabel: channelLabel)
             configure(&$0)
         }) { harness in
@@ -168,7 +168,7 @@ struct MetricsTests {
     @Test("clients sharing a metrics backend each add and remove their own part of the gauges")
     func sharedGauges() async throws {
         let metrics = TestMetrics()
-        let measured: (inout PusherClientOptions) -> Void = { $0.metrics = .init(factory: metrics) }
+        let measured: (inout PusherClientConfiguration) -> Void = { $0.metrics = .init(factory: metrics) }
         func subscribe(_ harness: InMemoryHarness, to channels: [String]) async -> [Task<[ChannelEvent], any Error>] {
             var confirmations = harness.client.subscriptionEvents().makeAsyncIterator()
             var states = harness.client.connectionStates.makeAsyncIterator()
@@ -183,14 +183,14 @@ struct MetricsTests {
             await harness.client.observationsTold()
             return consumers
         }
-        try await withInMemoryClient(options: measured) { first in
+        try await withInMemoryClient(configuration: measured) { first in
             let firstConsumers = await subscribe(first, to: ["a"])
             let connected = try metrics.expectMeter("pusher_connected")
             let subscriptions = try metrics.expectMeter("pusher_subscriptions")
             #expect(connected.lastValue == 1)
             #expect(subscriptions.lastValue == 1)
             // The second client's run is cancelled while it is connected and its consumers iterate.
-            let second = InMemoryHarness(options: measured)
+            let second = InMemoryHarness(configuration: measured)
             let secondConsumers = await withTaskGroup(of: Void.self) { group in
                 group.addTask { try? await second.client.run() }
                 let consumers = await subscribe(second, to: ["b", "c"])

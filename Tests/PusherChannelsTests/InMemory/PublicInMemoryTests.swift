@@ -14,8 +14,8 @@ struct PublicInMemoryTests {
     static let secret = "in-memory-secret"
 
     /// Options whose authorizer signs in process, as `name` on presence channels: no socket at all.
-    static func options(for server: FakePusherServer, user: String) -> PusherClientOptions {
-        var options = server.clientOptions()
+    static func options(for server: FakePusherServer, user: String) -> PusherClientConfiguration {
+        var options = server.clientConfiguration()
         options.backoff.jitter = 0
         options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
             PresenceMember(userID: user)
@@ -26,7 +26,7 @@ struct PublicInMemoryTests {
     @Test("subscribes, receives a triggered event, sees presence, and unsubscribes on cancellation")
     func subscribeReceivePresenceCancel() async throws {
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
-            let alice = server.inMemoryClient(options: Self.options(for: server, user: "alice"), clock: VirtualClock())
+            let alice = server.inMemoryClient(configuration: Self.options(for: server, user: "alice"), clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 // A triggered event reaches the consumer.
                 try await alice.withSubscription(to: "private-prices") { prices in
@@ -45,7 +45,7 @@ struct PublicInMemoryTests {
                     return
                 }
                 #expect(snapshot.members.map(\.userID) == ["alice"])
-                let bob = server.inMemoryClient(options: Self.options(for: server, user: "bob"), clock: VirtualClock())
+                let bob = server.inMemoryClient(configuration: Self.options(for: server, user: "bob"), clock: VirtualClock())
                 try await withRunningClient(bob) { bob in
                     var bobChanges = bob.presence(on: "presence-room").makeAsyncIterator()
                     _ = try await bobChanges.next()
@@ -73,9 +73,9 @@ struct PublicInMemoryTests {
     func reconnectsInVirtualTime() async throws {
         try await FakePusherServer.withRunning { server in
             let clock = VirtualClock()
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.backoff.jitter = 0
-            let client = server.inMemoryClient(options: options, clock: clock)
+            let client = server.inMemoryClient(configuration: options, clock: clock)
             try await withRunningClient(client) { client in
                 var states = client.connectionStates.makeAsyncIterator()
                 while let state = await states.next(), !state.isConnected {}
@@ -91,7 +91,7 @@ struct PublicInMemoryTests {
         }
     }
 
-    @Test("a client made with init(key:options:clock:logger:transport:) and the server's clientTransport")
+    @Test("a client made with init(key:configuration:clock:logger:transport:) and the server's clientTransport")
     func clientTransport() async throws {
         try await FakePusherServer.withRunning { server in
             let client = PusherClient(key: server.appKey, clock: VirtualClock(), transport: server.clientTransport)
@@ -109,10 +109,10 @@ struct PublicInMemoryTests {
     @Test("upgrade headers reach the server; switchEndpoint reconnects and the same sequence goes on")
     func headersAndSwitchEndpoint() async throws {
         try await FakePusherServer.withRunning { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.headers = ["Origin": "https://app.example"]
             options.headersProvider = { ["Authorization": "Bearer fresh"] }
-            let client = server.inMemoryClient(options: options, clock: VirtualClock())
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 var events = client.events(on: "news").makeAsyncIterator()
                 await server.waitForSubscribers(of: "news")
@@ -120,7 +120,7 @@ struct PublicInMemoryTests {
                 #expect(headers?["origin"] == "https://app.example")
                 #expect(headers?["authorization"] == "Bearer fresh")
                 // In memory every endpoint reaches this server: the switch is a new connection to it.
-                var elsewhere = server.clientOptions().endpoint
+                var elsewhere = server.clientConfiguration().endpoint
                 elsewhere.path = "/other"
                 try await client.switchEndpoint(to: elsewhere)
                 #expect(await client.currentEndpoint == elsewhere)
@@ -149,7 +149,7 @@ struct PublicInMemoryTests {
     func subscriptionRetry() async throws {
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
             let attempts = Attempts()
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.authorizer = ChannelAuthorizer { socketID, channel in
                 if await attempts.next() == 1 { throw PusherError(.authorizationFailed, "not yet", channel: channel) }
                 return PusherSignature.channelAuthorization(
@@ -157,7 +157,7 @@ struct PublicInMemoryTests {
             }
             options.subscriptionRetry = .backoff(Backoff(initialDelay: .seconds(1), jitter: 0))
             let clock = VirtualClock()
-            try await withRunningClient(server.inMemoryClient(options: options, clock: clock)) { client in
+            try await withRunningClient(server.inMemoryClient(configuration: options, clock: clock)) { client in
                 var outcomes = client.subscriptionEvents(on: "private-orders").makeAsyncIterator()
                 var orders = client.events(on: "private-orders").makeAsyncIterator()
                 let refused = await outcomes.next()

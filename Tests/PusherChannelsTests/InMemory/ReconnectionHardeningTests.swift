@@ -16,7 +16,7 @@ struct ReconnectionHardeningTests {
         ]
     )
     func invalidConfiguration(endpoint: PusherEndpoint) async throws {
-        try await withInMemoryClient(options: { $0.endpoint = endpoint }) { harness in
+        try await withInMemoryClient(configuration: { $0.endpoint = endpoint }) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             var errors = harness.client.errors.makeAsyncIterator()
             let seen = await states.collect { $0.failure != nil }
@@ -56,7 +56,7 @@ struct ReconnectionHardeningTests {
 
     @Test("a server that establishes, sends an event and closes with 4200 meets the backoff and maximumAttempts")
     func reconnectStorm() async throws {
-        try await withInMemoryClient(options: { $0.backoff.maximumAttempts = 4 }) { harness in
+        try await withInMemoryClient(configuration: { $0.backoff.maximumAttempts = 4 }) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { _ = try await collect(harness.client.events(on: "prices"), count: .max) }

@@ -19,9 +19,9 @@ struct ReentrantObserverTests {
         logger.logLevel = .trace
         let metrics = TestMetrics()
         try await FakePusherServer.withInMemory { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.metrics = .init(factory: CallingBackMetrics(base: metrics, calls: calls))
-            let client = server.inMemoryClient(options: options, clock: VirtualClock(), logger: logger)
+            let client = server.inMemoryClient(configuration: options, clock: VirtualClock(), logger: logger)
             calls.client = client
             try await withRunningClient(client) { client in
                 var events = client.events(on: "feed").makeAsyncIterator()

@@ -32,7 +32,7 @@ struct TimerTests {
 
     @Test("the client-event pacing timer is cancelled on disconnect; the waiting event goes after the reconnect")
     func clientEventTimerCancelledOnDisconnect() async throws {
-        try await withInMemoryClient(options: {
+        try await withInMemoryClient(configuration: {
             $0.authorizer = .signing(key: "app-key", secret: "secret")
             $0.clientEventRateLimit = 1
         }) { harness in

@@ -19,12 +19,12 @@ struct ProxyAuthEndpointTests {
     func privateRoundTrip(
         _ server: FakePusherServer, host: String? = nil, proxyURL: String, authorizer: ChannelAuthorizer
     ) async throws -> [String] {
-        var options = server.clientOptions()
+        var options = server.clientConfiguration()
         if let host { options.endpoint.host = host }
         options.backoff.jitter = 0
         options.proxy = .proxy(try PusherProxy(url: proxyURL))
         options.authorizer = authorizer
-        let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+        let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
         return try await withRunningClient(client) { client in
             async let events = collect(client.events(on: "private-orders"), count: 1)
             await server.waitForSubscribers(of: "private-orders")

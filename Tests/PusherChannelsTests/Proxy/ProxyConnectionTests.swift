@@ -19,12 +19,12 @@ struct ProxyConnectionTests {
         tls: Bool = false,
         proxyURL: (TestProxy) -> String = { $0.url() },
         records: LogRecords = LogRecords(),
-        configure: (inout PusherClientOptions) -> Void = { _ in },
+        configure: (inout PusherClientConfiguration) -> Void = { _ in },
         _ body: (FakePusherServer, TestProxy, PusherClient, VirtualClock) async throws -> Void
     ) async throws {
         try await FakePusherServer.withRunning(configuration: .init(tls: tls ? .localhost : nil)) { server in
             try await TestProxy.withRunning(behaviour) { proxy in
-                var options = server.clientOptions()
+                var options = server.clientConfiguration()
                 options.endpoint.host = host
                 options.backoff.jitter = 0
                 options.proxy = .proxy(try PusherProxy(url: proxyURL(proxy)))
@@ -32,7 +32,7 @@ struct ProxyConnectionTests {
                 let clock = VirtualClock()
                 var logger = Logger(label: "proxy-test", factory: { _ in CapturingLogHandler(records: records) })
                 logger.logLevel = .trace
-                let client = PusherClient(key: server.appKey, options: options, clock: clock, logger: logger)
+                let client = PusherClient(key: server.appKey, configuration: options, clock: clock, logger: logger)
                 try await withRunningClient(client) { client in
                     try await body(server, proxy, client, clock)
                 }
@@ -212,9 +212,9 @@ struct ProxyConnectionTests {
         let refusing = try RefusingPort()
         let port = refusing.port
         try await FakePusherServer.withRunning { server in
-            var options = server.clientOptions()
+            var options = server.clientConfiguration()
             options.proxy = .proxy(PusherProxy(.httpConnect, host: "127.0.0.1", port: port, password: "pw-123"))
-            let client = PusherClient(key: server.appKey, options: options, clock: VirtualClock())
+            let client = PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
             try await withRunningClient(client) { client in
                 var errors = client.errors.makeAsyncIterator()
                 let error = try #require(await errors.next())

@@ -72,7 +72,7 @@ struct ProxySettingTests {
         #expect(!dumped.contains("top-secret"))
         #expect(!dumped.contains("alice"))
         #expect(!proxy.debugDescription.contains("alice"))
-        var options = PusherClientOptions(host: "ws.example")
+        var options = PusherClientConfiguration(host: "ws.example")
         options.proxy = .proxy(proxy)
         var dumpedOptions = ""
         dump(options, to: &dumpedOptions)
@@ -182,9 +182,9 @@ struct ProxySettingTests {
         let given = PusherProxy(.httpConnect, host: "p", port: 1)
         let environment = ["HTTPS_PROXY": "http://q:2", "NO_PROXY": "*"]
         #expect(
-            try PusherClientOptions.proxy(.proxy(given), forHost: "ws.example", environment: environment) == given)
-        #expect(try PusherClientOptions.proxy(.environment, forHost: "ws.example", environment: environment) == nil)
-        #expect(try PusherClientOptions.proxy(.direct, forHost: "ws.example", environment: environment) == nil)
+            try PusherClientConfiguration.proxy(.proxy(given), forHost: "ws.example", environment: environment) == given)
+        #expect(try PusherClientConfiguration.proxy(.environment, forHost: "ws.example", environment: environment) == nil)
+        #expect(try PusherClientConfiguration.proxy(.direct, forHost: "ws.example", environment: environment) == nil)
     }
 
     @Test("an unreadable environment proxy is invalidConfiguration naming the variable, not the password")
@@ -216,7 +216,7 @@ struct ProxySettingTests {
             ),
         ] as [(PusherProxy, String)])
     func invalidProxyOption(_ proxy: PusherProxy, _ reason: String) async throws {
-        try await withInMemoryClient(options: { $0.proxy = .proxy(proxy) }) { harness in
+        try await withInMemoryClient(configuration: { $0.proxy = .proxy(proxy) }) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             let first = await states.collect { $0 != .initialized }.last
             let failure = try #require(first?.failure)

@@ -39,7 +39,7 @@ struct RegistrationTests {
 
     @Test("a presence consumer and a user-events consumer are registered when their iterators are made")
     func presenceAndUserEventsRegisterWhenMade() async throws {
-        try await withInMemoryClient(options: {
+        try await withInMemoryClient(configuration: {
             $0.authorizer = .signing(key: "app-key", secret: "secret") { _ in PresenceMember(userID: "u1") }
         }) { harness in
             let peer = await harness.established()

@@ -14,10 +14,10 @@ struct NIOWebSocketTransportTests {
         // other test's server can take the port meanwhile (a port freed a moment ago could be).
         let refusing = try RefusingPort()
         let port = refusing.port
-        var options = PusherClientOptions(host: "127.0.0.1", port: port, useTLS: useTLS)
+        var options = PusherClientConfiguration(host: "127.0.0.1", port: port, useTLS: useTLS)
         options.backoff.jitter = 0
         let clock = VirtualClock()
-        let client = PusherClient(key: "key", options: options, clock: clock)
+        let client = PusherClient(key: "key", configuration: options, clock: clock)
         try await withRunningClient(client) { client in
             var errors = client.errors.makeAsyncIterator()
             let first = try #require(await errors.next())

@@ -44,10 +44,10 @@ struct SilentServerTests {
     static let promptly = Duration.seconds(5)
 
     static func client(port: Int, useTLS: Bool, clock: VirtualClock) throws -> PusherClient {
-        var options = PusherClientOptions(host: "127.0.0.1", port: port, useTLS: useTLS)
+        var options = PusherClientConfiguration(host: "127.0.0.1", port: port, useTLS: useTLS)
         options.backoff.jitter = 0
         try options.trustCertificateAuthorities(pem: TestCertificates.certificateAuthorityPEM)
-        return PusherClient(key: "app-key", options: options, clock: clock)
+        return PusherClient(key: "app-key", configuration: options, clock: clock)
     }
 
     /// Waits until the server has as many connections as `count` and each has sent its first

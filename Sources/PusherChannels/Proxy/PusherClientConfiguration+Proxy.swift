@@ -2,7 +2,7 @@
 
 import PusherCore
 
-extension PusherClientOptions {
+extension PusherClientConfiguration {
     /// Whether the client connects through a proxy: ``direct`` (the default), a given
     /// ``PusherProxy``, or the one the process environment names.
     ///

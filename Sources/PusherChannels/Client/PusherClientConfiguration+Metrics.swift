@@ -2,7 +2,7 @@
 
 import CoreMetrics
 
-extension PusherClientOptions {
+extension PusherClientConfiguration {
     /// What the client reports through swift-metrics.
     ///
     /// Nothing is recorded, and nothing costs, until the application bootstraps a metrics backend

@@ -11,7 +11,7 @@ import PusherCore
 /// `maximumMessageSize` from 1 to 2³²−1, `outboundBufferLimit` and `maximumPresenceMembers` at
 /// least 1, the backoff's factors numbers (not NaN), counts not negative; every endpoint
 /// (``fallbackEndpoints`` too) must form a URL and ``headers`` must be ones the client may send.
-public struct PusherClientOptions: Sendable {
+public struct PusherClientConfiguration: Sendable {
     /// Where to connect. Defaults to Pusher's `mt1` cluster over TLS.
     public var endpoint: PusherEndpoint
     /// Endpoints tried after ``endpoint``, in order, round robin: an attempt that fails before the

@@ -9,15 +9,15 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension PusherClientOptions {
+extension PusherClientConfiguration {
     /// Trusts the certificate authorities (CAs) in `pem` for `wss://`: a server whose certificate
     /// one of them issued is accepted. Use it for a server with a certificate from a private CA.
     ///
     /// ```swift
-    /// var options = PusherClientOptions(host: "pusher.internal.example", port: 6001)
-    /// try options.trustCertificateAuthorities(pemFile: "/etc/pusher/internal-ca.pem")
+    /// var configuration = PusherClientConfiguration(host: "pusher.internal.example", port: 6001)
+    /// try configuration.trustCertificateAuthorities(pemFile: "/etc/pusher/internal-ca.pem")
     /// // or, with the PEM text at hand:
-    /// try options.trustCertificateAuthorities(pem: internalCAPEM, keepingSystemTrustStore: false)
+    /// try configuration.trustCertificateAuthorities(pem: internalCAPEM, keepingSystemTrustStore: false)
     /// ```
     ///
     /// It adjusts ``tlsConfiguration`` (starting from NIOSSL's client defaults when it is nil);

@@ -34,7 +34,7 @@ struct OptionsValidationTests {
             }
         }
 
-        func apply(to options: inout PusherClientOptions) {
+        func apply(to options: inout PusherClientConfiguration) {
             switch self {
             case .messageSizeOver32Bits: options.maximumMessageSize = Int(UInt32.max) + 1
             case .messageSizeZero: options.maximumMessageSize = 0
@@ -58,7 +58,7 @@ struct OptionsValidationTests {
         "an option that would crash or loop fails connect() at once: invalidConfiguration naming it, no socket, no retry",
         arguments: Invalid.allCases)
     func refused(_ invalid: Invalid) async throws {
-        try await withInMemoryClient(options: invalid.apply) { harness in
+        try await withInMemoryClient(configuration: invalid.apply) { harness in
             var states = harness.client.connectionStates.makeAsyncIterator()
             var errors = harness.client.errors.makeAsyncIterator()
             // The first state after `initialized` is the verdict (`connecting` when not refused).
@@ -77,7 +77,7 @@ struct OptionsValidationTests {
 
     @Test("odd backoff values that work are clamped: negative jitter counts as 0, a multiplier below 1 as 1")
     func oddBackoffClamped() async throws {
-        try await withInMemoryClient(options: {
+        try await withInMemoryClient(configuration: {
             $0.backoff.jitter = -3
             $0.backoff.multiplier = 0.25
         }) { harness in

@@ -2,7 +2,7 @@
 
 import PusherCore
 
-extension PusherClientOptions {
+extension PusherClientConfiguration {
     /// The longest duration an option may have: longer ones would overflow time arithmetic, and
     /// a year is "never" for every timer of the client.
     static let maximumDuration = Duration.seconds(365 * 24 * 60 * 60)
