@@ -8,7 +8,7 @@ import Testing
 @Suite("Load server", .timeLimit(.minutes(1)))
 struct LoadServerTests {
     /// Reads `count` events from `sequence`.
-    static func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+    static func collect(_ sequence: ChannelSequence<ChannelEvent>, count: Int) async throws -> [ChannelEvent] {
         var events: [ChannelEvent] = []
         for try await event in sequence {
             events.append(event)

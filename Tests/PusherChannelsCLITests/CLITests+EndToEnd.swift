@@ -19,7 +19,7 @@ extension CLITests {
         appSecret: CLITests.secret, encryptionMasterKey: CLITests.masterKey, appID: "4321")
 
     /// Reads `count` events from `sequence`.
-    static func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+    static func collect(_ sequence: ChannelSequence<ChannelEvent>, count: Int) async throws -> [ChannelEvent] {
         var events: [ChannelEvent] = []
         for try await event in sequence {
             events.append(event)

@@ -7,7 +7,7 @@ import Testing
 
 // `serve` with the package's own client and server library, and its webhooks.
 extension ServeCommandTests {
-    static func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+    static func collect(_ sequence: ChannelSequence<ChannelEvent>, count: Int) async throws -> [ChannelEvent] {
         var events: [ChannelEvent] = []
         for try await event in sequence {
             events.append(event)

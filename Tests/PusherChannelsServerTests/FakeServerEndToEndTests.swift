@@ -26,7 +26,7 @@ struct FakeServerEndToEndTests {
         return PusherServer(configuration: configuration)
     }
 
-    static func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+    static func collect(_ sequence: ChannelSequence<ChannelEvent>, count: Int) async throws -> [ChannelEvent] {
         var events: [ChannelEvent] = []
         for try await event in sequence {
             events.append(event)

@@ -43,7 +43,7 @@ struct BufferingTests {
 
     /// Takes one event, waits for `gate`, then reads until `limit` events or an error.
     static func stalledConsumer(
-        _ sequence: ChannelEventSequence,
+        _ sequence: ChannelSequence<ChannelEvent>,
         gate: AsyncStream<Void>,
         limit: Int
     ) async -> (data: [String], error: PusherError?) {

@@ -75,7 +75,7 @@ struct PriceFeedTests {
 }
 
 /// The first `count` events of `sequence`.
-func firstEvents(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+func firstEvents(_ sequence: ChannelSequence<ChannelEvent>, count: Int) async throws -> [ChannelEvent] {
     var events: [ChannelEvent] = []
     for try await event in sequence {
         events.append(event)

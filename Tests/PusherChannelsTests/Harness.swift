@@ -56,7 +56,7 @@ extension PusherSequence.AsyncIterator where Element == ConnectionState {
 }
 
 /// Reads `count` events from `sequence`.
-func collect(_ sequence: ChannelEventSequence, count: Int) async throws -> [ChannelEvent] {
+func collect(_ sequence: ChannelSequence<ChannelEvent>, count: Int) async throws -> [ChannelEvent] {
     var events: [ChannelEvent] = []
     for try await event in sequence {
         events.append(event)
@@ -80,7 +80,7 @@ extension ConnectionState {
 /// Collects the first `count` events in a new task, from a consumer registered now: the iterator is
 /// made before the task starts, so whatever the server sends after this call reaches it. The
 /// consumer is removed when the task's loop ends.
-func collecting(_ sequence: ChannelEventSequence, count: Int) -> Task<[ChannelEvent], any Error> {
+func collecting(_ sequence: ChannelSequence<ChannelEvent>, count: Int) -> Task<[ChannelEvent], any Error> {
     let handoff = IteratorHandoff(sequence.makeAsyncIterator())
     return Task {
         var iterator = handoff.take()

@@ -9,13 +9,13 @@ final class IteratorHandoff: @unchecked Sendable {
     // Safe: the iterator is set in `init` and taken once, under the lock, by the one task it is
     // made for; nothing else touches it.
     private let lock = NIOLock()
-    private var iterator: ChannelEventSequence.AsyncIterator?
+    private var iterator: ChannelSequence<ChannelEvent>.AsyncIterator?
 
-    init(_ iterator: ChannelEventSequence.AsyncIterator) {
+    init(_ iterator: ChannelSequence<ChannelEvent>.AsyncIterator) {
         self.iterator = iterator
     }
 
-    func take() -> ChannelEventSequence.AsyncIterator {
+    func take() -> ChannelSequence<ChannelEvent>.AsyncIterator {
         self.lock.withLock {
             defer { self.iterator = nil }
             return self.iterator!

@@ -14,7 +14,7 @@ import PusherCore
 /// task is cancelled, as AsyncHTTPClient requests do.
 public struct ChannelAuthorizer: Sendable {
     /// Returns the authorization of `channel` for the connection `socketID`.
-    public typealias Authorize = @Sendable (_ socketID: String, _ channel: String) async throws -> ChannelAuthorization
+    typealias Authorize = @Sendable (_ socketID: String, _ channel: String) async throws -> ChannelAuthorization
 
     /// The authorization, given the TLS configuration and proxy setting of the client that asks
     /// (for the HTTP endpoints, which trust what the WebSocket trusts and take the same proxy).
@@ -26,7 +26,11 @@ public struct ChannelAuthorizer: Sendable {
     let local: (@Sendable (_ socketID: String, _ channel: String) -> Result<ChannelAuthorization, PusherError>?)?
 
     /// An authorizer that runs your code: call your backend, a token service, anything async.
-    public init(_ authorize: @escaping Authorize) {
+    ///
+    /// - Parameter authorize: Returns the authorization of `channel` for the connection `socketID`.
+    public init(
+        _ authorize: @escaping @Sendable (_ socketID: String, _ channel: String) async throws -> ChannelAuthorization
+    ) {
         self.run = { socketID, channel, _ in try await authorize(socketID, channel) }
         self.local = nil
     }

@@ -16,14 +16,14 @@ import Foundation
 /// The closure runs in a child task of the client's `run()`; it must return (or throw) when that
 /// task is cancelled.
 public struct UserAuthenticator: Sendable {
-    public typealias Authenticate = @Sendable (_ socketID: String) async throws -> UserAuthentication
-
     /// The authentication, given the TLS configuration and proxy setting of the client that asks
     /// (for the HTTP endpoint, which trusts what the WebSocket trusts and takes the same proxy).
     private let run: @Sendable (_ socketID: String, _ settings: AuthEndpointSettings) async throws -> UserAuthentication
 
     /// An authenticator that runs your code.
-    public init(_ authenticate: @escaping Authenticate) {
+    ///
+    /// - Parameter authenticate: Returns the user's authentication for the connection `socketID`.
+    public init(_ authenticate: @escaping @Sendable (_ socketID: String) async throws -> UserAuthentication) {
         self.run = { socketID, _ in try await authenticate(socketID) }
     }
 

@@ -3,7 +3,7 @@
 import PusherCore
 
 extension PusherClient {
-    /// Events of `channel`, optionally only those named `eventName`. See ``ChannelEventSequence``.
+    /// Events of `channel`, optionally only those named `eventName`. See ``ChannelSequence``.
     ///
     /// - Parameters:
     ///   - channel: The channel's name; its prefix (`private-`, `presence-`, …) gives its kind.
@@ -17,9 +17,9 @@ extension PusherClient {
         named eventName: String? = nil,
         authorization: ProvidedAuthorization? = nil,
         buffering: BufferingPolicy? = nil
-    ) -> ChannelEventSequence {
+    ) -> ChannelSequence<ChannelEvent> {
         let buffering = buffering ?? self.configuration.buffering
-        return ChannelEventSequence { [self] in
+        return ChannelSequence(channel: channel) { [self] in
             self.registerEventConsumer(
                 .channel(channel, eventName: eventName, authorization: authorization), channel: channel,
                 buffering: buffering)
@@ -36,9 +36,9 @@ extension PusherClient {
     ///   authorizer the client lacks; then nothing is subscribed.
     public nonisolated func events(
         on channels: [String], named eventName: String? = nil, buffering: BufferingPolicy? = nil
-    ) -> ChannelEventSequence {
+    ) -> ChannelSequence<ChannelEvent> {
         let buffering = buffering ?? self.configuration.buffering
-        return ChannelEventSequence { [self] in
+        return ChannelSequence(channel: channels.count == 1 ? channels[0] : nil) { [self] in
             self.registerEventConsumer(
                 .channels(channels, eventName: eventName), channel: channels.count == 1 ? channels[0] : nil,
                 buffering: buffering)
@@ -47,9 +47,9 @@ extension PusherClient {
 
     /// Every event of every channel that has a consumer, once each. Does not subscribe to anything by
     /// itself.
-    public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelEventSequence {
+    public nonisolated func allEvents(buffering: BufferingPolicy? = nil) -> ChannelSequence<ChannelEvent> {
         let buffering = buffering ?? self.configuration.buffering
-        return ChannelEventSequence { [self] in
+        return ChannelSequence(channel: nil) { [self] in
             self.registerEventConsumer(.all, channel: nil, buffering: buffering)
         }
     }
@@ -60,9 +60,9 @@ extension PusherClient {
     /// gives `channel_data`, or an `authorization` you obtained for the current connection (see
     /// ``ProvidedAuthorization``).
     public nonisolated func presence(on channel: String, authorization: ProvidedAuthorization? = nil)
-        -> PresenceChangeSequence
+        -> ChannelSequence<PresenceChange>
     {
-        PresenceChangeSequence { [self] in
+        ChannelSequence(channel: channel) { [self] in
             // Membership changes cannot be dropped without corrupting the roster: a full buffer
             // pauses reading (the default) or fails the consumer.
             let buffering = self.configuration.buffering

@@ -45,7 +45,7 @@ extension PusherClient {
         buffering: BufferingPolicy? = nil,
         waitsForConfirmation: Bool = true,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (ChannelSubscription) async throws -> Result
+        _ body: (ChannelSequence<ChannelEvent>) async throws -> Result
     ) async throws -> Result {
         // Observed before the consumer exists, so that no outcome can come in between.
         var outcomes = waitsForConfirmation ? self.subscriptionEvents(on: channel).makeAsyncIterator() : nil
@@ -77,7 +77,7 @@ extension PusherClient {
                 }
             }
         }
-        return try await body(ChannelSubscription(channel: channel, consumer: consumer))
+        return try await body(ChannelSequence(channel: channel, held: consumer))
     }
 
     /// The signed-in user's events for the duration of `body`: the consumer is registered before
@@ -95,7 +95,7 @@ extension PusherClient {
         named eventName: String? = nil,
         buffering: BufferingPolicy? = nil,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: (ChannelSubscription) async throws -> Result
+        _ body: (ChannelSequence<ChannelEvent>) async throws -> Result
     ) async throws -> Result {
         let consumer = self.registerEventConsumer(
             .user(eventName: eventName), channel: Self.userEventsConsumers,
@@ -104,7 +104,7 @@ extension PusherClient {
             consumer.finish()
             consumer.release()
         }
-        return try await body(ChannelSubscription(channel: nil, consumer: consumer))
+        return try await body(ChannelSequence(channel: nil, held: consumer))
     }
 
     /// Whether the server has yet to confirm `channel`, `consumer` having been registered (or not).

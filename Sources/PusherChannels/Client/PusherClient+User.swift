@@ -31,10 +31,10 @@ extension PusherClient {
     /// Events the server sends to the signed-in user (on `#server-to-user-{id}`), optionally only
     /// those named `eventName`. Does not sign in by itself; see ``signIn()``.
     public nonisolated func userEvents(named eventName: String? = nil, buffering: BufferingPolicy? = nil)
-        -> ChannelEventSequence
+        -> ChannelSequence<ChannelEvent>
     {
         let buffering = buffering ?? self.configuration.buffering
-        return ChannelEventSequence { [self] in
+        return ChannelSequence(channel: nil) { [self] in
             self.registerEventConsumer(
                 .user(eventName: eventName), channel: Self.userEventsConsumers, buffering: buffering)
         }

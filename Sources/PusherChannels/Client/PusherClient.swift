@@ -172,7 +172,7 @@ public actor PusherClient: Service {
     }
 
     /// Connection states, starting with the current one.
-    public nonisolated var connectionStates: ConnectionStateSequence {
+    public nonisolated var connectionStates: PusherSequence<ConnectionState> {
         PusherSequence { [self] in
             self.observe(ConsumerRegistry.Observer.states) { $0.publishedState }
         }
@@ -180,12 +180,12 @@ public actor PusherClient: Service {
 
     /// Errors: connection closes and transport failures (also visible in the state), server
     /// `pusher:error` messages, malformed frames, failed subscriptions.
-    public nonisolated var errors: PusherErrorSequence {
+    public nonisolated var errors: PusherSequence<PusherError> {
         PusherSequence { [self] in self.observe(ConsumerRegistry.Observer.errors) }
     }
 
     /// Subscription confirmations and refusals, for one channel or (with `nil`) for all.
-    public nonisolated func subscriptionEvents(on channel: String? = nil) -> SubscriptionEventSequence {
+    public nonisolated func subscriptionEvents(on channel: String? = nil) -> PusherSequence<SubscriptionEvent> {
         PusherSequence { [self] in
             self.observe { ConsumerRegistry.Observer.subscriptions(channel: channel, $0) }
         }

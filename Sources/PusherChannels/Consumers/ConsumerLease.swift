@@ -3,7 +3,7 @@
 /// What an iterator holds of its ``Consumer``, shared by its copies: when the last one goes away (a
 /// loop left with `break`, an iterator dropped unread, which cancels nothing), the lease ends what
 /// the iterator had. A `registration` removes the consumer from its client; a `claim` (a loop over
-/// a ``ChannelSubscription``, whose scope keeps the registration) lets the next loop iterate, and
+/// a ``ChannelSequence`` that a `withSubscription` scope holds, which keeps the registration) lets the next loop iterate, and
 /// gives the rest of its run back to the buffer, so that no element is lost between loops.
 ///
 /// Not `Sendable`: the iterators that hold it are not either. It owns no synchronisation of its
@@ -16,6 +16,8 @@ final class ConsumerLease<Element: Sendable> {
 
     let consumer: Consumer<Element>
     private let kind: Kind
+    /// Whether this is a loop's claim on a consumer a scope holds.
+    var isClaim: Bool { self.kind == .claim }
     /// The run of a claim's loop, kept here rather than in the iterator so that what the loop did
     /// not return goes back when the loop is left.
     var run = ConsumerRun<Element>()

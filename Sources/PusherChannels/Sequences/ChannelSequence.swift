@@ -2,30 +2,51 @@
 
 import PusherCore
 
-/// A channel consumer: the events of one channel (optionally of one event name) or of every channel
-/// the client is subscribed to (``ChannelEventSequence``), or the membership changes of a presence
-/// channel (``PresenceChangeSequence``: a snapshot first, again after every resubscription, then
-/// additions and removals).
+/// A channel consumer: the events of one channel (optionally of one event name), of several
+/// channels, of every channel the client is subscribed to or of the signed-in user, or the
+/// membership changes of a presence channel (`ChannelSequence<PresenceChange>`: a snapshot first,
+/// again after every resubscription, then additions and removals).
 ///
-/// Iterating subscribes: making the iterator registers the consumer (a `for try await` loop makes it
-/// at once), and the channel is subscribed on the server if nobody else listens to it yet. From
-/// then on nothing is missed, even before the first `next()`; a sequence that is never iterated
-/// registers nothing. When the iterating task is cancelled (the loop still gets the rest of the
-/// run its iterator took, at most 127 elements, then ends), or the loop is left, the consumer is
-/// removed; when the last consumer of a channel goes, `pusher:unsubscribe` is sent. Several
-/// consumers of one channel share one server subscription, and each has its own buffer (see
-/// ``BufferingPolicy``).
+/// A sequence from ``PusherClient/events(on:named:authorization:buffering:)``,
+/// ``PusherClient/allEvents(buffering:)`` or ``PusherClient/presence(on:authorization:)`` subscribes
+/// when iterated: making the iterator registers a consumer (a `for try await` loop makes it at
+/// once), and the channel is subscribed on the server if nobody else listens to it yet. From then on
+/// nothing is missed, even before the first `next()`; a sequence that is never iterated registers
+/// nothing. When the iterating task is cancelled (the loop still gets the rest of the run its
+/// iterator took, at most 127 elements, then ends), or the loop is left, the consumer is removed;
+/// when the last consumer of a channel goes, `pusher:unsubscribe` is sent. Several consumers of one
+/// channel share one server subscription, and each has its own buffer (see ``BufferingPolicy``).
 ///
-/// The sequence finishes when the client stops, and throws ``PusherError`` when the channel name
-/// is invalid, the channel cannot be subscribed (unless ``PusherClientConfiguration/subscriptionRetry``
-/// subscribes it again: then the sequence waits), or the consumer fell too far behind.
+/// The sequence handed to the body of
+/// ``PusherClient/withSubscription(to:named:authorization:buffering:waitsForConfirmation:isolation:_:)``
+/// or ``PusherClient/withUserEvents(named:buffering:isolation:_:)`` is that scope's consumer instead,
+/// registered before the body runs and removed when it returns: iterating it subscribes nothing
+/// more, and nothing sent in between is missed, however late the loop starts. Hand it to a child
+/// task if you like; one loop iterates it at a time (a second concurrent loop throws
+/// `invalidConfiguration`), a loop whose task is cancelled ends at its next `next()`, and a loop that
+/// is left gives the buffer back to the next one, with the events it had taken and not returned.
+///
+/// The sequence finishes when the client stops (or the scope ends), and throws ``PusherError`` when
+/// the channel name is invalid, the channel cannot be subscribed (unless
+/// ``PusherClientConfiguration/subscriptionRetry`` subscribes it again: then the sequence waits),
+/// or the consumer fell too far behind.
 public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
-    public typealias Failure = PusherError
+    /// The channel, or nil for several channels, every channel or the signed-in user's events.
+    public let channel: String?
+    let source: ConsumerIterator<Element>.Source
 
-    let register: ConsumerIterator<Element>.Register
+    init(channel: String?, register: @escaping ConsumerIterator<Element>.Register) {
+        self.channel = channel
+        self.source = .registering(register)
+    }
+
+    init(channel: String?, held consumer: Consumer<Element>) {
+        self.channel = channel
+        self.source = .held(consumer)
+    }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: ConsumerIterator(register: self.register))
+        AsyncIterator(base: ConsumerIterator(self.source, channel: self.channel))
     }
 
     /// Iterates one consumer. It takes buffered elements a run at a time: use one iterator in one
@@ -57,14 +78,11 @@ public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
         mutating func nextRun(isolation actor: isolated (any Actor)?) async throws(PusherError) -> Element? {
             try await self.base.next(isolation: actor)
         }
+
+        /// How many times the loop took from its consumer's buffer (for the package's tests).
+        package var takeCount: Int { self.base.consumer?.takeCount ?? 0 }
     }
 }
 
 @available(*, unavailable)
 extension ChannelSequence.AsyncIterator: Sendable {}
-
-/// The events of a channel consumer (see ``ChannelSequence``).
-public typealias ChannelEventSequence = ChannelSequence<ChannelEvent>
-
-/// The membership changes of a presence channel (see ``ChannelSequence``).
-public typealias PresenceChangeSequence = ChannelSequence<PresenceChange>

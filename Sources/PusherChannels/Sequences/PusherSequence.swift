@@ -8,8 +8,6 @@
 /// client stops reading from the socket until it catches up. It never throws, and finishes when
 /// the client stops, the iterating task is cancelled, or (policy `fail`) it fell too far behind.
 public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
-    public typealias Failure = Never
-
     let register: ConsumerIterator<Element>.Register
 
     public func makeAsyncIterator() -> AsyncIterator {
@@ -42,10 +40,3 @@ public struct PusherSequence<Element: Sendable>: AsyncSequence, Sendable {
 
 @available(*, unavailable)
 extension PusherSequence.AsyncIterator: Sendable {}
-
-/// Connection states, starting with the current one.
-public typealias ConnectionStateSequence = PusherSequence<ConnectionState>
-/// Errors the client reports: connection closes, server `pusher:error`s, malformed frames.
-public typealias PusherErrorSequence = PusherSequence<PusherError>
-/// Subscription confirmations and refusals.
-public typealias SubscriptionEventSequence = PusherSequence<SubscriptionEvent>

@@ -8,7 +8,7 @@
 ///
 /// The counter starts afresh only after a connection proved healthy: it stayed up for
 /// `resetAfter`, or it delivered an event of a subscribed channel to its consumers and stayed up for
-/// ``settleTime`` (2 s, or `resetAfter` when shorter). Other frames (pings, errors, events of no
+/// 2 seconds (or `resetAfter` when shorter). Other frames (pings, errors, events of no
 /// channel, a cache channel's replay followed by a close) prove nothing. A server that accepts the
 /// handshake and closes at once is therefore met with growing delays and, with `maximumAttempts`,
 /// a final failure. An immediate reconnect (close codes 4200–4299, or a pong timeout) happens at once
@@ -32,7 +32,7 @@ public struct Backoff: Sendable, Hashable {
 
     /// How long a connection that delivered an event of a subscribed channel must stay up before it
     /// counts as healthy: 2 seconds, or ``resetAfter`` when that is shorter.
-    public var settleTime: Duration { min(self.resetAfter, .seconds(2)) }
+    package var settleTime: Duration { min(self.resetAfter, .seconds(2)) }
 
     public init(
         initialDelay: Duration = .seconds(1),

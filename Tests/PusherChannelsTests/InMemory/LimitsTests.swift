@@ -126,7 +126,7 @@ struct LimitsTests {
         }
     }
 
-    static func collectPresence(_ sequence: PresenceChangeSequence, count: Int) async throws -> [PresenceChange] {
+    static func collectPresence(_ sequence: ChannelSequence<PresenceChange>, count: Int) async throws -> [PresenceChange] {
         var changes: [PresenceChange] = []
         for try await change in sequence {
             changes.append(change)

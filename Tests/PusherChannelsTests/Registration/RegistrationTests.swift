@@ -43,9 +43,9 @@ struct RegistrationTests {
             $0.authorizer = .signing(key: "app-key", secret: "secret") { _ in PresenceMember(userID: "u1") }
         }) { harness in
             let peer = await harness.established()
-            var members: PresenceChangeSequence.AsyncIterator? = harness.client.presence(on: "presence-room")
+            var members: ChannelSequence<PresenceChange>.AsyncIterator? = harness.client.presence(on: "presence-room")
                 .makeAsyncIterator()
-            var user: ChannelEventSequence.AsyncIterator? = harness.client.userEvents().makeAsyncIterator()
+            var user: ChannelSequence<ChannelEvent>.AsyncIterator? = harness.client.userEvents().makeAsyncIterator()
             #expect(await harness.client.channels == ["presence-room"])
             #expect(await harness.client.consumerCount(on: PusherClient.userEventsConsumers) == 1)
             #expect(await peer.nextMessage(named: "pusher:subscribe").contains(#""channel":"presence-room""#))
@@ -65,7 +65,7 @@ struct RegistrationTests {
             let peer = await harness.established()
             let sequence = harness.client.events(on: "idle")
             #expect(await harness.client.channels.isEmpty)
-            var iterator: ChannelEventSequence.AsyncIterator? = sequence.makeAsyncIterator()
+            var iterator: ChannelSequence<ChannelEvent>.AsyncIterator? = sequence.makeAsyncIterator()
             #expect(await harness.client.channels == ["idle"])
             #expect(await peer.nextMessage(named: "pusher:subscribe").contains(#""channel":"idle""#))
             peer.send(Self.succeeded("idle"))
