@@ -15,10 +15,41 @@ extension Consumer {
     /// then waits with ``next(isolation:)``). Synchronous on purpose: taking a buffered run is one
     /// lock, with no async call and so no executor check per run. With ``next(isolation:)``, the
     /// one way every public iterator takes from its consumer.
+    ///
+    /// The spent run's storage, with the elements the iterator returned, comes back here in the
+    /// same lock, for the producer to let go of (see ``Consumer``); past the bounds, or once the
+    /// buffer has ended, the iterator lets go of it itself, after the lock.
     @inline(__always)
-    func takeRun(into run: inout ConsumerRun<Element>) -> Element? {
-        run.reset()
-        guard self.takeBuffered(upTo: Self.runLength, into: &run.elements) > 0 else { return nil }
+    package func takeRun(into run: inout ConsumerRun<Element>) -> Element? {
+        // A run is at most a quarter of the limit: what the consumer holds in its run does not
+        // count against the limits any more, so a run must not double them.
+        let maximum = min(Self.runLength, max(1, self.limit / 4))
+        var (spent, spentBytes) = run.takeSpent()
+        var releases = false
+        let count = self.state.withLock { state -> Int in
+            Self.retireTaken(&state)
+            if !spent.isEmpty && state.end == nil && state.doneCount + spent.count <= Self.takenLimit
+                && state.doneBytes + spentBytes <= Self.takenByteLimit
+            {
+                state.doneCount += spent.count
+                state.doneBytes += spentBytes
+                state.done.append(spent)
+                spent = []
+            }
+            var count = 0
+            var bytes = 0
+            while count < maximum, let stored = self.takeStored(from: &state, releases: &releases) {
+                run.elements.append(stored.element)
+                bytes += stored.size
+                count += 1
+            }
+            if count > 0 { state.takes += 1 }
+            run.bytes = bytes
+            return count
+        }
+        _ = consume spent
+        if releases { self.gate?.release() }
+        guard count > 0 else { return nil }
         return run.next()
     }
 
@@ -102,39 +133,45 @@ extension Consumer {
     @inline(__always)
     private static func retireTaken(_ state: inout State) {
         guard !state.taken.isEmpty else { return }
-        if state.done.isEmpty {
-            swap(&state.done, &state.taken)
-        } else {
-            state.done.append(contentsOf: state.taken)
-            state.taken.removeAll(keepingCapacity: true)
-        }
+        state.doneCount += state.taken.count
         state.doneBytes += state.takenBytes
+        state.done.append(state.taken)
+        state.taken = []
         state.takenBytes = 0
     }
 
-    /// Takes the first buffered element, if any; sets `releases` when the buffer came down to
-    /// half of both limits and lets go of the flow gate (the caller releases it, outside the lock).
+    /// Takes the first buffered element, if any, and keeps it for the producer to let go of (see
+    /// ``takeStored(from:releases:)``).
     @inline(__always)
     private func take(from state: inout State, releases: inout Bool) -> Element? {
-        guard let stored = state.elements.popFirst() else { return nil }
-        state.bytes -= stored.size
-        state.reserved = false
+        guard let stored = self.takeStored(from: &state, releases: &releases) else { return nil }
         // Kept until the consumer has returned it and the producer comes by with its next batch,
         // so that the last reference is usually dropped on the producer's thread: memory goes back
         // to the allocator of the thread that made it (a free on another thread contends for that
         // thread's malloc arena, once per event). Bounded; past the bounds, or once the buffer
         // has ended (no producer comes by any more), the consumer lets go.
-        if state.end == nil && state.taken.count + state.done.count < Self.takenLimit
+        if state.end == nil && state.taken.count + state.doneCount < Self.takenLimit
             && state.takenBytes + state.doneBytes + stored.size <= Self.takenByteLimit
         {
             state.taken.append(stored.element)
             state.takenBytes += stored.size
         }
+        return stored.element
+    }
+
+    /// Takes the first buffered element, if any, with its bytes; sets `releases` when the buffer came
+    /// down to half of both limits and lets go of the flow gate (the caller releases it, outside
+    /// the lock).
+    @inline(__always)
+    private func takeStored(from state: inout State, releases: inout Bool) -> Stored? {
+        guard let stored = state.elements.popFirst() else { return nil }
+        state.bytes -= stored.size
+        state.reserved = false
         // Down to half of both limits: the reader may go on.
         if state.holdsGate && state.elements.count <= self.limit / 2 && state.bytes <= self.byteLimit / 2 {
             state.holdsGate = false
             releases = true
         }
-        return stored.element
+        return stored
     }
 }

@@ -19,9 +19,10 @@ import PusherCore
 /// holds the client's ``FlowGate`` from the moment it goes over them until the consumer has taken
 /// it down to half of both (or it ends), so the client reads no more meanwhile.
 ///
-/// The consumer takes elements in runs (``takeBuffered(upTo:into:)``, at most a quarter of the
-/// limit each). The elements it took stay referenced here (at most 1024 of them and 128 KiB):
-/// once it asks for more, it has returned them, and the producer's next batch lets go of them
+/// The consumer takes elements in runs (``takeRun(into:)``, at most a quarter of the limit each).
+/// The elements it took stay referenced (in its run, then here; at most ``takenLimit`` of them and
+/// ``takenByteLimit`` bytes): once it asks for more, it has returned them, and its spent run goes
+/// back here whole (one array, no per-element work) for the producer's next batch to let go of
 /// after its lock. An element the consumer is done with is then freed on the producer's thread,
 /// which allocated it, instead of making the consumer contend for that thread's malloc arena once
 /// per element (as it would if the producer let go of a run the consumer still holds).
@@ -52,13 +53,15 @@ package final class Consumer<Element: Sendable>: Sendable {
         var end: End?
         /// Over the high-water mark (`pauseReading`): the buffer holds the flow gate.
         var holdsGate = false
-        /// Elements of the consumer's latest take, and their bytes: it may still hold them.
+        /// Elements of the consumer's latest take of single elements (``next(isolation:)``,
+        /// ``takeBuffered(upTo:into:)``), and their bytes: it may still hold them.
         var taken: [Element] = []
         var takenBytes = 0
-        /// Elements of its earlier takes, which it has returned (it asked for more since), and their
-        /// bytes: the producer lets go of them with its next batch, or they go with the buffer
-        /// (see `take`).
-        var done: [Element] = []
+        /// Elements of its earlier takes and spent runs, which it has returned (it asked for more
+        /// since), one array per take, with their number and bytes: the producer lets go of them
+        /// with its next batch, or they go with the buffer (see `take`).
+        var done: [[Element]] = []
+        var doneCount = 0
         var doneBytes = 0
         /// Removes the consumer from its client; nil once it has (or for one never registered).
         var release: (@Sendable () -> Void)?
@@ -69,8 +72,9 @@ package final class Consumer<Element: Sendable>: Sendable {
     }
 
     /// At most this many taken elements, and bytes of them, are kept for the producer to let go of.
-    static var takenLimit: Int { 1024 }
-    static var takenByteLimit: Int { 1 << 17 }
+    /// (A batch of one socket read is up to 256 KiB of frames: about 1,500 small events.)
+    package static var takenLimit: Int { 8192 }
+    package static var takenByteLimit: Int { 1 << 20 }
     /// At most this many elements are taken in one run (see ``takeRun(into:)``).
     static var runLength: Int { 128 }
 
@@ -183,10 +187,11 @@ package final class Consumer<Element: Sendable>: Sendable {
         // The elements the consumer is done with are let go of here, after the lock, so that they
         // are freed on this thread, which made them (see `take`).
         let (alive, done) = self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) {
-            state -> (Bool, [Element]) in
-            var done: [Element] = []
+            state -> (Bool, [[Element]]) in
+            var done: [[Element]] = []
             if !state.done.isEmpty {
                 swap(&done, &state.done)
+                state.doneCount = 0
                 state.doneBytes = 0
             }
             for element in elements {
@@ -258,7 +263,7 @@ package final class Consumer<Element: Sendable>: Sendable {
     /// Ends the sequence after the buffered elements, with `error` if there is one. Idempotent: the
     /// first end wins.
     package func finish(throwing error: PusherError? = nil) {
-        let (releases, taken, done) = self.state.update { state -> (Bool, [Element], [Element]) in
+        let (releases, taken, done) = self.state.update { state -> (Bool, [Element], [[Element]]) in
             if state.end == nil { state.end = error.map(End.failed) ?? .finished }
             // Nothing more comes in: the reader need not wait for the rest to be taken, and the
             // producer will not come by to let go of what the consumer took.
@@ -267,6 +272,7 @@ package final class Consumer<Element: Sendable>: Sendable {
                 state.taken = []
                 state.takenBytes = 0
                 state.done = []
+                state.doneCount = 0
                 state.doneBytes = 0
             }
             return (state.holdsGate, state.taken, state.done)

@@ -122,19 +122,48 @@ struct ConsumerBufferRunTests {
         #expect(watched.alive == 0)
     }
 
+    @Test("an iterator's spent run goes back whole when it takes the next: the producer lets go of it")
+    func spentRunHandedBack() {
+        let buffer = Self.buffer()
+        let watched = Self.deliverWatched(3, to: buffer)
+        var run = ConsumerRun<Token>()
+        #expect(buffer.takeRun(into: &run) != nil)
+        while run.next() != nil {}
+        // The run is spent, and the loop dropped every token: the run still holds them.
+        #expect(watched.alive == 3)
+        let more = Self.deliverWatched(2, to: buffer)
+        #expect(watched.alive == 3)
+        #expect(more.alive == 2)
+        // The next run hands the spent one back; the producer's next batch lets go of it.
+        #expect(buffer.takeRun(into: &run) != nil)
+        while run.next() != nil {}
+        #expect(watched.alive == 3)
+        _ = buffer.deliver(contentsOf: [Token()])
+        #expect(watched.alive == 0)
+        #expect(more.alive == 2)
+        // Asked for more with nothing buffered: the spent run goes back too.
+        #expect(buffer.takeRun(into: &run) != nil)
+        #expect(buffer.takeRun(into: &run) == nil)
+        _ = buffer.deliver(contentsOf: [Token()])
+        #expect(more.alive == 0)
+    }
+
     @Test("the elements kept for the producer are bounded in number and in bytes")
     func bounded() {
-        let buffer = Self.buffer()
-        let (watched, taken) = Self.deliverAndDrop(3000, to: buffer)
-        #expect(taken == 3000)
+        let many = Consumer<Token>.takenLimit + 2000
+        let buffer = Consumer<Token>(channel: "feed", policy: BufferingPolicy(limit: many, whenFull: .pauseReading)) {
+            $0.size
+        }
+        let (watched, taken) = Self.deliverAndDrop(many, to: buffer)
+        #expect(taken == many)
         #expect(watched.alive > 0)
-        #expect(watched.alive <= 1024)
+        #expect(watched.alive <= Consumer<Token>.takenLimit)
 
         let large = Self.buffer()
-        let (watchedLarge, takenLarge) = Self.deliverAndDrop(10, size: 100_000, to: large)
-        #expect(takenLarge == 10)
+        let (watchedLarge, takenLarge) = Self.deliverAndDrop(20, size: 100_000, to: large)
+        #expect(takenLarge == 20)
         #expect(watchedLarge.alive > 0)
-        #expect(watchedLarge.alive * 100_000 <= 1 << 17)
+        #expect(watchedLarge.alive * 100_000 <= Consumer<Token>.takenByteLimit)
         withExtendedLifetime((buffer, large)) {}
     }
 }
