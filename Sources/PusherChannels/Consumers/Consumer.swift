@@ -100,7 +100,7 @@ package final class Consumer<Element: Sendable>: Sendable {
     /// `nonisolated(unsafe)`: only the client's driver touches it, and only while it holds the
     /// client's engine lock (in `ClientDriver.perform`, which stages and flushes within one
     /// hold of that lock); no other code reads or writes it. That lock orders every access.
-    nonisolated(unsafe) private var staged: [Element] = []
+    nonisolated(unsafe) private var staged: Deque<Element> = []
 
     /// - Parameters:
     ///   - id: The consumer's number in its client (tests may leave the default).
@@ -159,7 +159,7 @@ package final class Consumer<Element: Sendable>: Sendable {
 
     /// Stages `event` for the hand-over after the batch; the first one adds this consumer to
     /// `consumers`. Only under the client's engine lock (see `staged`).
-    func stage(_ element: Element, into consumers: inout [Consumer<Element>]) {
+    func stage(_ element: consuming Element, into consumers: inout [Consumer<Element>]) {
         if self.staged.isEmpty { consumers.append(self) }
         self.staged.append(element)
     }
@@ -168,8 +168,13 @@ package final class Consumer<Element: Sendable>: Sendable {
     /// false when the consumer is gone or was just failed. Only under the client's engine lock.
     func flush(tally: inout DeliveryTally) -> Bool {
         guard !self.staged.isEmpty else { return true }
-        let alive = self.deliver(contentsOf: self.staged, tally: &tally)
-        self.staged.removeAll(keepingCapacity: true)
+        // Moved into the buffer, not copied: no retain and release per element. The staging
+        // storage comes back empty, with its capacity, for the next batch.
+        var staged: Deque<Element> = []
+        swap(&staged, &self.staged)
+        let alive = self.deliver(draining: &staged, tally: &tally)
+        staged.removeAll(keepingCapacity: true)
+        swap(&staged, &self.staged)
         return alive
     }
 
@@ -181,6 +186,34 @@ package final class Consumer<Element: Sendable>: Sendable {
         return self.deliver(contentsOf: elements, tally: &tally)
     }
 
+    /// ``deliver(contentsOf:tally:)`` of `elements`, moved out of it (it is left empty, or with what
+    /// a gone or failed consumer did not take).
+    private func deliver(draining elements: inout Deque<Element>, tally: inout DeliveryTally) -> Bool {
+        let (alive, done) = self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) {
+            state -> (Bool, [[Element]]) in
+            let done = Self.takeDone(&state)
+            while let element = elements.popFirst() {
+                if !self.add(element, to: &state, tally: &tally) { return (false, done) }
+            }
+            return (true, done)
+        }
+        // Let go of after the lock, on this thread (see `take`).
+        _ = consume done
+        return alive
+    }
+
+    /// The elements the consumer is done with, for the producer to let go of after the lock.
+    @inline(__always)
+    private static func takeDone(_ state: inout State) -> [[Element]] {
+        var done: [[Element]] = []
+        if !state.done.isEmpty {
+            swap(&done, &state.done)
+            state.doneCount = 0
+            state.doneBytes = 0
+        }
+        return done
+    }
+
     /// ``deliver(contentsOf:)``, adding what the buffer dropped or whether it failed to `tally`.
     func deliver<Elements: Sequence<Element>>(contentsOf elements: Elements, tally: inout DeliveryTally) -> Bool {
         // The consumer is woken when there is something for it: an element, or its end.
@@ -188,12 +221,7 @@ package final class Consumer<Element: Sendable>: Sendable {
         // are freed on this thread, which made them (see `take`).
         let (alive, done) = self.state.update(wakingIf: { !$0.elements.isEmpty || $0.end != nil }) {
             state -> (Bool, [[Element]]) in
-            var done: [[Element]] = []
-            if !state.done.isEmpty {
-                swap(&done, &state.done)
-                state.doneCount = 0
-                state.doneBytes = 0
-            }
+            let done = Self.takeDone(&state)
             for element in elements {
                 if !self.add(element, to: &state, tally: &tally) { return (false, done) }
             }
@@ -204,7 +232,7 @@ package final class Consumer<Element: Sendable>: Sendable {
     }
 
     /// Buffers one element as the policy says; false when the consumer has ended or is failed now.
-    private func add(_ element: Element, to state: inout State, tally: inout DeliveryTally) -> Bool {
+    private func add(_ element: consuming Element, to state: inout State, tally: inout DeliveryTally) -> Bool {
         guard state.end == nil else { return false }
         let reserved = state.reserved ? 1 : 0
         let size = self.byteCount(element)
