@@ -85,7 +85,8 @@ if let key = environment["PUSHER_KEY"] {
             )
             return options
         }
-        try await withPusherClient(key: server.appKey, configuration: options(for: "alice", watching: "bob")) { client in
+        try await withPusherClient(key: server.appKey, configuration: options(for: "alice", watching: "bob")) {
+            client in
             async let following: Void = followUser(client, limit: 1)
             await server.waitUntil { $0.openConnections.contains { $0.userID == "alice" } }
             // Bob, on Alice's watchlist, signs in and leaves; then the server sends Alice an event.

@@ -143,7 +143,8 @@ struct Bench: AsyncParsableCommand {
         } else if self.inProcess {
             Output.line("bench: \(self.scenario), load server in this process (its CPU and memory are included)")
             result = try await PusherLoadServer.withRunning(configuration: configuration) { server in
-                try await self.measure(key: "load", options: server.clientConfiguration(), channels: configuration.channels)
+                try await self.measure(
+                    key: "load", options: server.clientConfiguration(), channels: configuration.channels)
             }
         } else {
             Output.line("bench: \(self.scenario), load server in a child process")
@@ -197,7 +198,9 @@ struct Bench: AsyncParsableCommand {
 
     /// Connects one client, then consumes `events` events spread over `channels` (round-robin, as
     /// the load server sends them), one consumer task per channel.
-    private func measure(key: String, options: PusherClientConfiguration, channels: [String]) async throws -> BenchResult {
+    private func measure(key: String, options: PusherClientConfiguration, channels: [String]) async throws
+        -> BenchResult
+    {
         var options = options
         if let bufferLimit = self.bufferLimit { options.buffering.limit = bufferLimit }
         let events = self.events

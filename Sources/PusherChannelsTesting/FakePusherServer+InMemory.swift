@@ -48,7 +48,8 @@ extension FakePusherServer {
         key: String? = nil, configuration: PusherClientConfiguration? = nil, clock: C, logger: Logger? = nil
     ) -> PusherClient where C.Duration == Duration {
         PusherClient(
-            key: key ?? self.appKey, configuration: configuration ?? self.clientConfiguration(), clock: clock, logger: logger,
+            key: key ?? self.appKey, configuration: configuration ?? self.clientConfiguration(), clock: clock,
+            logger: logger,
             transport: self.clientTransport)
     }
 

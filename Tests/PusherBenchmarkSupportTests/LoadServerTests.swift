@@ -41,7 +41,8 @@ struct LoadServerTests {
         let configuration = PusherLoadServer.Configuration(channelCount: 3, payloadBytes: 40)
         #expect(configuration.channels == ["load-0", "load-1", "load-2"])
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
-            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) { client in
+            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) {
+                client in
                 let received = try await self.receive(7, from: server, client: client, perChannel: [3, 2, 2])
                 #expect(received.mapValues(\.count) == ["load-0": 3, "load-1": 2, "load-2": 2])
                 let data = #"{"payload":""# + String(repeating: "x", count: 26) + #""}"#
@@ -54,7 +55,8 @@ struct LoadServerTests {
     @Test("more events than one pre-encoded block hold wrap around it, in chunks")
     func manyEvents() async throws {
         try await PusherLoadServer.withRunning(configuration: .init(channelCount: 1)) { server in
-            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) { client in
+            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) {
+                client in
                 let received = try await self.receive(5_000, from: server, client: client, perChannel: [5_000])
                 #expect(received["load"]?.count == 5_000)
             }
@@ -65,7 +67,8 @@ struct LoadServerTests {
     func eventsWhenSubscribed() async throws {
         let configuration = PusherLoadServer.Configuration(channelCount: 2, eventsWhenSubscribed: 10)
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
-            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) { client in
+            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) {
+                client in
                 async let first = Self.collect(client.events(on: "load-0"), count: 5)
                 async let second = Self.collect(client.events(on: "load-1"), count: 5)
                 let counts = try await (first.count, second.count)
@@ -79,7 +82,8 @@ struct LoadServerTests {
         let configuration = PusherLoadServer.Configuration(channelCount: 1, payloadBytes: 100, encrypted: true)
         #expect(configuration.channels == ["private-encrypted-load"])
         try await PusherLoadServer.withRunning(configuration: configuration) { server in
-            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) { client in
+            try await withRunningClient(PusherClient(key: "any", configuration: server.clientConfiguration())) {
+                client in
                 let received = try await self.receive(3, from: server, client: client, perChannel: [3])
                 let events = received["private-encrypted-load"] ?? []
                 #expect(events.count == 3)

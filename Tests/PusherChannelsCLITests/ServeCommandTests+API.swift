@@ -24,7 +24,8 @@ extension ServeCommandTests {
         let pusher = try Self.publisher(port: started.port)
         var options = PusherClientConfiguration(host: "127.0.0.1", port: started.port, useTLS: false)
         options.authorizer = .signing(key: Self.key, secret: Self.secret) { _ in PresenceMember(userID: "u7") }
-        try await withRunningClient(PusherClient(key: Self.key, configuration: options, clock: VirtualClock())) { client in
+        try await withRunningClient(PusherClient(key: Self.key, configuration: options, clock: VirtualClock())) {
+            client in
             async let privateEvents = Self.collect(client.events(on: "private-orders"), count: 2)
             async let presenceEvents = Self.collect(client.events(on: "presence-room"), count: 1)
             // Subscribed once the server counts them.
@@ -76,7 +77,8 @@ extension ServeCommandTests {
                 var options = PusherClientConfiguration(host: "127.0.0.1", port: started.port, useTLS: false)
                 options.authorizer = .signing(key: Self.key, secret: Self.secret) { _ in PresenceMember(userID: "dana")
                 }
-                try await withRunningClient(PusherClient(key: Self.key, configuration: options, clock: VirtualClock())) {
+                try await withRunningClient(PusherClient(key: Self.key, configuration: options, clock: VirtualClock()))
+                {
                     client in
                     var roster = client.presence(on: "presence-desk").makeAsyncIterator()
                     _ = try await roster.next()

@@ -18,7 +18,8 @@ struct FakeServerConfigurationTests {
         let port = try await FakePusherServer.withRunning { $0.port }
         try await FakePusherServer.withRunning(configuration: .init(port: port)) { server in
             #expect(server.port == port)
-            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let client = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { _ in await server.waitForConnections(count: 1) }
 
             await #expect {
@@ -42,7 +43,8 @@ struct FakeServerConfigurationTests {
             // The receiver records each webhook as a request to its auth endpoint.
             await receiver.setAuthEndpoint(.respond(status: 200, body: "{}"))
             try await FakePusherServer.withRunning(configuration: .init(appSecret: Self.secret)) { server in
-                let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+                let client = PusherClient(
+                    key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
                 try await withRunningClient(client) { client in
                     // Occupied and vacated with no target: nothing is sent.
                     try await client.withSubscription(to: "before") { _ in }

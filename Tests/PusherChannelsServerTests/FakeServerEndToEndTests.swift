@@ -39,8 +39,10 @@ struct FakeServerEndToEndTests {
     func plain() async throws {
         try await FakePusherServer.withRunning(configuration: Self.fake) { server in
             let pusher = try Self.publisher(for: server)
-            let first = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
-            let second = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let first = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let second = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(first) { first in
                 await server.waitForConnections(count: 1)
                 let excluded = try #require(await server.snapshot.connections.first?.socketID)
@@ -80,7 +82,8 @@ struct FakeServerEndToEndTests {
             let pusher = try Self.publisher(for: server, masterKey: true)
             var options = server.clientConfiguration()
             options.authorizer = .endpoint(server.authEndpoint)
-            try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())) {
+            try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock()))
+            {
                 client in
                 async let events = Self.collect(client.events(on: channel), count: 2)
                 await server.waitForSubscribers(of: channel)

@@ -59,7 +59,8 @@ struct FakeServerTeardownTests {
                 .connect(host: server.host, port: server.port).get()
             if !prefix.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: prefix)) }
             // A client connecting after the peer: once it is served, the peer was accepted before it.
-            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let client = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { _ in await server.waitForConnections(count: 1) }
             return (ContinuousClock.now, channel)
         }

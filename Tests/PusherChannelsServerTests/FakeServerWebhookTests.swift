@@ -25,7 +25,9 @@ struct FakeServerWebhookTests {
                 options.authorizer = .signing(key: server.appKey, secret: Self.secret) { _ in
                     PresenceMember(userID: "dana", userInfo: nil)
                 }
-                try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())) {
+                try await withRunningClient(
+                    PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())
+                ) {
                     client in
                     var roster = client.presence(on: "presence-desk").makeAsyncIterator()
                     _ = try await roster.next()

@@ -18,7 +18,8 @@ struct PriceFeedTests {
     @Test("events the server triggers reach the consumer, decoded")
     func deliversEvents() async throws {
         try await FakePusherServer.withRunning { server in
-            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let client = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let received = firstEvents(client.events(on: "prices", named: "new-price"), count: 1)
                 await server.waitForSubscribers(of: "prices")

@@ -238,7 +238,8 @@ struct FlowControlTests {
                 // Three others join while Alice's loop does not take their changes.
                 let others = ["bob", "carol", "dave"].map { user in
                     let client = server.inMemoryClient(
-                        configuration: PresenceTests.options(for: server, user: user, name: user), clock: VirtualClock())
+                        configuration: PresenceTests.options(for: server, user: user, name: user), clock: VirtualClock()
+                    )
                     return (
                         client,
                         Task {

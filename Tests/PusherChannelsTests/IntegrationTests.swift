@@ -13,7 +13,8 @@ struct IntegrationTests {
     @Test("as a Service in a ServiceGroup, graceful shutdown closes the socket with 1000 and run() returns")
     func serviceGroup() async throws {
         try await FakePusherServer.withRunning { server in
-            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let client = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             let group = ServiceGroup(
                 configuration: .init(
                     services: [client], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))

@@ -113,7 +113,8 @@ struct TLSTests {
     func fakeServerOptions() async throws {
         try await FakePusherServer.withRunning(configuration: .init(tls: .localhost)) { server in
             #expect(server.authEndpoint.scheme == "https")
-            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let client = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { client in
                 let received = try await self.roundTrip(server, client)
                 #expect(received == [#"{"price":1}"#])

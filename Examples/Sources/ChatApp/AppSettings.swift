@@ -16,7 +16,8 @@ public struct AppSettings: Sendable {
     public var client: PusherClientConfiguration
 
     public init(
-        pusher: PusherServerConfiguration, client: PusherClientConfiguration, host: String = "127.0.0.1", port: Int = 8080
+        pusher: PusherServerConfiguration, client: PusherClientConfiguration, host: String = "127.0.0.1",
+        port: Int = 8080
     ) {
         self.pusher = pusher
         self.client = client

@@ -21,7 +21,8 @@ extension AuthEndpointClient {
         let proxy: PusherProxy?
         do {
             // A URL that cannot be read is checked against the environment as a host of its own.
-            proxy = try PusherClientConfiguration.proxy(settings.proxy, forHost: url?.host ?? "", environment: environment())
+            proxy = try PusherClientConfiguration.proxy(
+                settings.proxy, forHost: url?.host ?? "", environment: environment())
         } catch {
             throw PusherError(code, "the proxy for \(endpoint) cannot be used: \(error.message)")
         }

@@ -12,7 +12,8 @@ extension PusherClient {
     ) async {
         self.startConnectionSpan(generation: generation, endpoint: endpoint)
         var configuration = TransportConfiguration(
-            maximumMessageSize: self.configuration.maximumMessageSize, handshakeTimeout: self.configuration.handshakeTimeout,
+            maximumMessageSize: self.configuration.maximumMessageSize,
+            handshakeTimeout: self.configuration.handshakeTimeout,
             outboundBufferLimit: self.configuration.outboundBufferLimit)
         let outcome: ConnectionOutcome
         // Whether the client gave the attempt up while the headers provider ran (which cancelled this task).

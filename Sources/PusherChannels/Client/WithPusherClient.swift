@@ -19,7 +19,8 @@ public func withPusherClient<Result: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (PusherClient) async throws -> Result
 ) async throws -> Result {
-    try await withRunningClient(PusherClient(key: key, configuration: configuration, logger: logger), isolation: isolation, body)
+    try await withRunningClient(
+        PusherClient(key: key, configuration: configuration, logger: logger), isolation: isolation, body)
 }
 
 /// Runs `client` for the duration of `body`, then shuts it down gracefully and waits for it.

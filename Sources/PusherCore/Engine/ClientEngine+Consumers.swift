@@ -122,7 +122,8 @@ extension ClientEngine {
         }
         if channel.requiresAuthorization && !self.configuration.hasAuthorizer {
             throw PusherError(
-                .authorizationRequired, "\(channel.kind) channels need an authorizer (PusherClientConfiguration.authorizer)",
+                .authorizationRequired,
+                "\(channel.kind) channels need an authorizer (PusherClientConfiguration.authorizer)",
                 channel: name)
         }
         return channel

@@ -17,7 +17,8 @@ struct FakeServerHTTPAPITests {
     func triggerReachesSubscriber() async throws {
         try await FakePusherServer.withRunning(configuration: Self.configuration) { server in
             let api = SignedAPIClient(server)
-            let client = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let client = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(client) { client in
                 async let events = collect(client.events(on: "prices"), count: 2)
                 await server.waitForSubscribers(of: "prices")
@@ -39,8 +40,10 @@ struct FakeServerHTTPAPITests {
     func socketIDExclusionAndBatch() async throws {
         try await FakePusherServer.withRunning(configuration: Self.configuration) { server in
             let api = SignedAPIClient(server)
-            let first = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
-            let second = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let first = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+            let second = PusherClient(
+                key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
             try await withRunningClient(first) { first in
                 await server.waitForConnections(count: 1)
                 let excluded = try #require(await server.snapshot.connections.first?.socketID)

@@ -82,7 +82,8 @@ struct FakeServerQueryAndWebhookTests {
             options.userAuthenticator = .signing(key: server.appKey, secret: Self.secret) {
                 UserAuthenticator.userData(id: "carol")
             }
-            try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock())) {
+            try await withRunningClient(PusherClient(key: server.appKey, configuration: options, clock: VirtualClock()))
+            {
                 client in
                 async let userEvents = collect(client.userEvents(), count: 1)
                 try await client.signIn()
@@ -106,7 +107,8 @@ struct FakeServerQueryAndWebhookTests {
             let configuration = FakePusherServer.Configuration(appSecret: Self.secret, webhooks: target)
             try await FakePusherServer.withRunning(configuration: configuration) { server in
                 let alice = PusherClient(
-                    key: server.appKey, configuration: Self.presenceOptions(server, user: "alice"), clock: VirtualClock())
+                    key: server.appKey, configuration: Self.presenceOptions(server, user: "alice"),
+                    clock: VirtualClock())
                 try await withRunningClient(alice) { alice in
                     var roster = alice.presence(on: "presence-room").makeAsyncIterator()
                     _ = try await roster.next()
@@ -137,7 +139,8 @@ struct FakeServerQueryAndWebhookTests {
                 await server.waitUntil { $0.webhooksDelivered == 5 }
 
                 await receiver.setAuthEndpoint(.respond(status: 500, body: "down"))
-                let late = PusherClient(key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
+                let late = PusherClient(
+                    key: server.appKey, configuration: server.clientConfiguration(), clock: VirtualClock())
                 try await withRunningClient(late) { late in
                     async let news = collect(late.events(on: "news"), count: 1)
                     await server.waitForSubscribers(of: "news")

@@ -126,7 +126,9 @@ struct LimitsTests {
         }
     }
 
-    static func collectPresence(_ sequence: ChannelSequence<PresenceChange>, count: Int) async throws -> [PresenceChange] {
+    static func collectPresence(_ sequence: ChannelSequence<PresenceChange>, count: Int) async throws
+        -> [PresenceChange]
+    {
         var changes: [PresenceChange] = []
         for try await change in sequence {
             changes.append(change)

@@ -26,7 +26,8 @@ struct PublicInMemoryTests {
     @Test("subscribes, receives a triggered event, sees presence, and unsubscribes on cancellation")
     func subscribeReceivePresenceCancel() async throws {
         try await FakePusherServer.withInMemory(configuration: .init(appSecret: Self.secret)) { server in
-            let alice = server.inMemoryClient(configuration: Self.options(for: server, user: "alice"), clock: VirtualClock())
+            let alice = server.inMemoryClient(
+                configuration: Self.options(for: server, user: "alice"), clock: VirtualClock())
             try await withRunningClient(alice) { alice in
                 // A triggered event reaches the consumer.
                 try await alice.withSubscription(to: "private-prices") { prices in
@@ -45,7 +46,8 @@ struct PublicInMemoryTests {
                     return
                 }
                 #expect(snapshot.members.map(\.userID) == ["alice"])
-                let bob = server.inMemoryClient(configuration: Self.options(for: server, user: "bob"), clock: VirtualClock())
+                let bob = server.inMemoryClient(
+                    configuration: Self.options(for: server, user: "bob"), clock: VirtualClock())
                 try await withRunningClient(bob) { bob in
                     var bobChanges = bob.presence(on: "presence-room").makeAsyncIterator()
                     _ = try await bobChanges.next()

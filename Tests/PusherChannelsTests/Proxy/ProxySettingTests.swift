@@ -182,8 +182,10 @@ struct ProxySettingTests {
         let given = PusherProxy(.httpConnect, host: "p", port: 1)
         let environment = ["HTTPS_PROXY": "http://q:2", "NO_PROXY": "*"]
         #expect(
-            try PusherClientConfiguration.proxy(.proxy(given), forHost: "ws.example", environment: environment) == given)
-        #expect(try PusherClientConfiguration.proxy(.environment, forHost: "ws.example", environment: environment) == nil)
+            try PusherClientConfiguration.proxy(.proxy(given), forHost: "ws.example", environment: environment) == given
+        )
+        #expect(
+            try PusherClientConfiguration.proxy(.environment, forHost: "ws.example", environment: environment) == nil)
         #expect(try PusherClientConfiguration.proxy(.direct, forHost: "ws.example", environment: environment) == nil)
     }
 
