@@ -11,7 +11,7 @@ import Foundation
 import PusherChannels
 import PusherChannelsTesting  // only for the offline fallback
 
-// snippet.options
+// snippet.configuration
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
 func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
@@ -57,9 +57,9 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "presence-chat"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionConfiguration(from: environment)
-    options.authorizer = channelAuthorizer(key: key, from: environment)
-    try await withPusherClient(key: key, configuration: options) { client in
+    var configuration = connectionConfiguration(from: environment)
+    configuration.authorizer = channelAuthorizer(key: key, from: environment)
+    try await withPusherClient(key: key, configuration: configuration) { client in
         // Entered once the server has confirmed the subscription: the hello goes out at once.
         try await client.withSubscription(to: channel, named: "client-message") { messages in
             try await sayHello(client, on: channel)
@@ -73,16 +73,16 @@ if let key = environment["PUSHER_KEY"] {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
         // Signs for `user` with the fake server's app secret, through the same helper as above.
-        func options(for user: String) -> PusherClientConfiguration {
-            var options = server.clientConfiguration()
-            options.authorizer = channelAuthorizer(
+        func configuration(for user: String) -> PusherClientConfiguration {
+            var configuration = server.clientConfiguration()
+            configuration.authorizer = channelAuthorizer(
                 key: server.appKey,
                 from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user]
             )
-            return options
+            return configuration
         }
-        try await withPusherClient(key: server.appKey, configuration: options(for: "ada")) { ada in
-            try await withPusherClient(key: server.appKey, configuration: options(for: "grace")) { grace in
+        try await withPusherClient(key: server.appKey, configuration: configuration(for: "ada")) { ada in
+            try await withPusherClient(key: server.appKey, configuration: configuration(for: "grace")) { grace in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await printMessages(of: ada, on: channel) }  // to send, Ada listens
                     group.addTask { try await printMessages(of: grace, on: channel, limit: 1) }

@@ -10,7 +10,7 @@ import Foundation
 import PusherChannels
 import PusherChannelsTesting  // only for the offline fallback
 
-// snippet.options
+// snippet.configuration
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
 func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {

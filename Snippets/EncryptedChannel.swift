@@ -15,7 +15,7 @@ import Foundation
 import PusherChannels
 import PusherChannelsTesting  // only for the offline fallback
 
-// snippet.options
+// snippet.configuration
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
 func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
@@ -67,9 +67,9 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "private-encrypted-orders"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionConfiguration(from: environment)
-    options.authorizer = channelAuthorizer(key: key, from: environment)
-    try await withPusherClient(key: key, configuration: options) { client in
+    var configuration = connectionConfiguration(from: environment)
+    configuration.authorizer = channelAuthorizer(key: key, from: environment)
+    try await withPusherClient(key: key, configuration: configuration) { client in
         try await printOrders(of: client, on: channel)
     }
 } else {
@@ -80,11 +80,11 @@ if let key = environment["PUSHER_KEY"] {
         encryptionMasterKey: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
     )
     try await FakePusherServer.withRunning(configuration: configuration) { server in
-        var options = server.clientConfiguration()
+        var configuration = server.clientConfiguration()
         // The fake server's auth endpoint stands in for your backend's, through the same helper as above.
         let backend = ["PUSHER_AUTH_ENDPOINT": server.authEndpoint.absoluteString]
-        options.authorizer = channelAuthorizer(key: server.appKey, from: backend)
-        try await withPusherClient(key: server.appKey, configuration: options) { client in
+        configuration.authorizer = channelAuthorizer(key: server.appKey, from: backend)
+        try await withPusherClient(key: server.appKey, configuration: configuration) { client in
             async let printing: Void = printOrders(of: client, on: channel, limit: 2)
             await server.waitForSubscribers(of: channel)
             await server.trigger(channel: channel, event: "order-created", data: #"{"id":1}"#)

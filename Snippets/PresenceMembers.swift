@@ -11,7 +11,7 @@ import Foundation
 import PusherChannels
 import PusherChannelsTesting  // only for the offline fallback
 
-// snippet.options
+// snippet.configuration
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
 func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
@@ -60,9 +60,9 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "presence-lobby"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionConfiguration(from: environment)
-    options.authorizer = channelAuthorizer(key: key, from: environment)
-    try await withPusherClient(key: key, configuration: options) { client in
+    var configuration = connectionConfiguration(from: environment)
+    configuration.authorizer = channelAuthorizer(key: key, from: environment)
+    try await withPusherClient(key: key, configuration: configuration) { client in
         try await printMembers(of: client, on: channel)
     }
 } else {
@@ -70,18 +70,18 @@ if let key = environment["PUSHER_KEY"] {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
         // Signs for `user` with the fake server's app secret, through the same helper as above.
-        func options(for user: String) -> PusherClientConfiguration {
-            var options = server.clientConfiguration()
-            options.authorizer = channelAuthorizer(
+        func configuration(for user: String) -> PusherClientConfiguration {
+            var configuration = server.clientConfiguration()
+            configuration.authorizer = channelAuthorizer(
                 key: server.appKey,
                 from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user]
             )
-            return options
+            return configuration
         }
-        try await withPusherClient(key: server.appKey, configuration: options(for: "ada")) { client in
+        try await withPusherClient(key: server.appKey, configuration: configuration(for: "ada")) { client in
             async let printing: Void = printMembers(of: client, on: channel, limit: 3)
             await server.waitForSubscribers(of: channel)
-            try await withPusherClient(key: server.appKey, configuration: options(for: "grace")) { grace in
+            try await withPusherClient(key: server.appKey, configuration: configuration(for: "grace")) { grace in
                 var changes = grace.presence(on: channel).makeAsyncIterator()
                 _ = try await changes.next()  // Grace is in once she has her snapshot; then she leaves
             }

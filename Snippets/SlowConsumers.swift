@@ -30,12 +30,12 @@ let environment = ProcessInfo.processInfo.environment
 let channel = environment["PUSHER_CHANNEL"] ?? "orders"
 
 if let key = environment["PUSHER_KEY"] {
-    var options = PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
+    var configuration = PusherClientConfiguration(cluster: environment["PUSHER_CLUSTER"] ?? "mt1")
     if let host = environment["PUSHER_HOST"] {
-        options = PusherClientConfiguration(
+        configuration = PusherClientConfiguration(
             host: host, port: environment["PUSHER_PORT"].flatMap { Int($0) }, useTLS: environment["PUSHER_TLS"] != "0")
     }
-    try await withPusherClient(key: key, configuration: options) { client in
+    try await withPusherClient(key: key, configuration: configuration) { client in
         let received = try await processSlowly(client, channel: channel, count: 100)
         print("took the next \(received.count) events of \(channel), in the order they came")
     }

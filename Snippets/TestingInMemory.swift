@@ -11,10 +11,10 @@ import PusherChannelsTesting
 // snippet.in-memory
 try await FakePusherServer.withInMemory { server in
     let clock = VirtualClock()
-    var options = server.clientConfiguration()
-    options.backoff.jitter = 0  // exact backoff delays
+    var configuration = server.clientConfiguration()
+    configuration.backoff.jitter = 0  // exact backoff delays
     // Connected to `server` in memory: the same protocol as on loopback, without a socket.
-    let client = server.inMemoryClient(configuration: options, clock: clock)
+    let client = server.inMemoryClient(configuration: configuration, clock: clock)
     try await withRunningClient(client) { client in
         // Entered once the server has confirmed the subscription: what it sends now is delivered.
         try await client.withSubscription(to: "prices") { prices in

@@ -13,7 +13,7 @@ import Foundation
 import PusherChannels
 import PusherChannelsTesting  // only for the offline fallback
 
-// snippet.options
+// snippet.configuration
 /// Where to connect: Pusher's cluster `PUSHER_CLUSTER`, or a self-hosted server at `PUSHER_HOST`.
 func connectionConfiguration(from environment: [String: String]) -> PusherClientConfiguration {
     guard let host = environment["PUSHER_HOST"] else {
@@ -67,9 +67,9 @@ func followUser(_ client: PusherClient, limit: Int = .max) async throws {
 let environment = ProcessInfo.processInfo.environment
 
 if let key = environment["PUSHER_KEY"] {
-    var options = connectionConfiguration(from: environment)
-    options.userAuthenticator = userAuthenticator(key: key, from: environment)
-    try await withPusherClient(key: key, configuration: options) { client in
+    var configuration = connectionConfiguration(from: environment)
+    configuration.userAuthenticator = userAuthenticator(key: key, from: environment)
+    try await withPusherClient(key: key, configuration: configuration) { client in
         try await followUser(client)
     }
 } else {
@@ -77,20 +77,20 @@ if let key = environment["PUSHER_KEY"] {
     print("No PUSHER_KEY set: running offline against the in-process fake server.")
     try await FakePusherServer.withRunning(configuration: .init(appSecret: "app-secret")) { server in
         // Signs for `user` with the fake server's app secret, through the same helper as above.
-        func options(for user: String, watching watchlist: String = "") -> PusherClientConfiguration {
-            var options = server.clientConfiguration()
-            options.userAuthenticator = userAuthenticator(
+        func configuration(for user: String, watching watchlist: String = "") -> PusherClientConfiguration {
+            var configuration = server.clientConfiguration()
+            configuration.userAuthenticator = userAuthenticator(
                 key: server.appKey,
                 from: ["PUSHER_SECRET": "app-secret", "PUSHER_USER_ID": user, "PUSHER_WATCHLIST": watchlist]
             )
-            return options
+            return configuration
         }
-        try await withPusherClient(key: server.appKey, configuration: options(for: "alice", watching: "bob")) {
+        try await withPusherClient(key: server.appKey, configuration: configuration(for: "alice", watching: "bob")) {
             client in
             async let following: Void = followUser(client, limit: 1)
             await server.waitUntil { $0.openConnections.contains { $0.userID == "alice" } }
             // Bob, on Alice's watchlist, signs in and leaves; then the server sends Alice an event.
-            try await withPusherClient(key: server.appKey, configuration: options(for: "bob")) { bob in
+            try await withPusherClient(key: server.appKey, configuration: configuration(for: "bob")) { bob in
                 try await bob.signIn()
                 await server.waitUntil { $0.openConnections.contains { $0.userID == "bob" } }
             }

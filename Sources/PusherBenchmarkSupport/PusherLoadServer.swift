@@ -59,7 +59,7 @@ public actor PusherLoadServer {
         self.channels = Set(configuration.channels)
     }
 
-    /// Client options that connect to this server (plain `ws://` on loopback), with an authorizer
+    /// A client configuration that connects to this server (plain `ws://` on loopback), with an authorizer
     /// that hands out the encryption key as every channel's shared secret.
     public nonisolated func clientConfiguration() -> PusherClientConfiguration {
         var options = PusherClientConfiguration(host: self.host, port: self.port, useTLS: false)

@@ -93,7 +93,7 @@ public actor FakePusherServer {
         self.masterKey = configuration.encryptionMasterKey
     }
 
-    /// Client options that connect to this server on loopback: plain `ws://`, or in the TLS mode
+    /// A client configuration that connects to this server on loopback: plain `ws://`, or in the TLS mode
     /// `wss://` trusting the test CA of ``TestCertificates``.
     public nonisolated func clientConfiguration() -> PusherClientConfiguration {
         // An in-memory server (port 0) has no port: the default one stands in (in memory the host

@@ -75,7 +75,8 @@ extension ServeCommandTests {
             _ = try await socket.next(event: "pusher:connection_established")
             try await socket.send(
                 frame: WebSocketFrame(fin: true, opcode: .ping, maskKey: nil, data: ByteBuffer(string: "x")))
-            try await socket.send(#"{"event":"pusher:ping","data":{}}"#)
+            // Sent in case the server read on; it may have closed the socket already, which is fine.
+            try? await socket.send(#"{"event":"pusher:ping","data":{}}"#)
             #expect(try await socket.next() == .close(code: 1002))
         }
         await Self.stop(started)

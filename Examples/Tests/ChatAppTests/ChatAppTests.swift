@@ -31,14 +31,15 @@ struct ChatAppTests {
         let feed: ActivityFeed
         let http: any TestClientProtocol
 
-        /// Client options that authorize and sign in through the app, as `user` (nil: nobody).
+        /// A client configuration that authorizes and signs in through the app, as `user` (nil: nobody).
         func clientConfiguration(user: String?) -> PusherClientConfiguration {
-            var options = self.pusher.clientConfiguration()
+            var configuration = self.pusher.clientConfiguration()
             let headers = user.map { ["Authorization": "Bearer \($0)"] } ?? [:]
             // The URLs are valid: the app's loopback address and a fixed path.
-            options.authorizer = .endpoint(URL(string: "\(self.appURL)/pusher/auth")!, headers: headers)
-            options.userAuthenticator = .endpoint(URL(string: "\(self.appURL)/pusher/user-auth")!, headers: headers)
-            return options
+            configuration.authorizer = .endpoint(URL(string: "\(self.appURL)/pusher/auth")!, headers: headers)
+            configuration.userAuthenticator = .endpoint(
+                URL(string: "\(self.appURL)/pusher/user-auth")!, headers: headers)
+            return configuration
         }
 
         /// Posts a chat message to the app as `user`; returns the status.

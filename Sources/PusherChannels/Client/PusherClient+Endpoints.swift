@@ -38,7 +38,7 @@ extension PusherClient {
     /// failed, it only changes where the next ``connect()`` goes.
     ///
     /// - Throws: ``PusherError`` with code `invalidConfiguration` when an endpoint cannot form a
-    ///   connection URL (an invalid host, port or path, or key), or when the client's options are
+    ///   connection URL (an invalid host, port or path, or key), or when the client's configuration is
     ///   invalid; the endpoints, key and authorizer are then left as they were.
     public func switchEndpoint(
         to endpoint: PusherEndpoint, fallbacks: [PusherEndpoint] = [], key: String? = nil,

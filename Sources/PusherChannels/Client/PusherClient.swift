@@ -214,7 +214,7 @@ public actor PusherClient: Service {
     /// Connects, if not connected or connecting. After a failure or ``disconnect()`` this starts
     /// afresh; while waiting to reconnect it skips the rest of the delay.
     ///
-    /// Options that cannot form a connection (an invalid key, host, cluster, port or path) or would
+    /// A configuration whose settings cannot form a connection (an invalid key, host, cluster, port or path) or would
     /// crash or loop the client (a zero or over-a-year timeout or delay, a NaN backoff factor, a
     /// `maximumMessageSize` outside 1…2³²−1; see ``PusherClientConfiguration``) make the state `failed`
     /// with an `invalidConfiguration` error at once, without retries.

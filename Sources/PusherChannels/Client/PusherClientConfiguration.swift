@@ -122,12 +122,12 @@ public struct PusherClientConfiguration: Sendable {
     /// policy for the client: the consumers of a channel share its one server subscription.
     public var subscriptionRetry: SubscriptionRetry
 
-    /// Options for Pusher's hosted service in `cluster` (`ws-{cluster}.pusher.com`).
+    /// A configuration for Pusher's hosted service in `cluster` (`ws-{cluster}.pusher.com`).
     public init(cluster: String = "mt1") {
         self.init(endpoint: .cluster(cluster))
     }
 
-    /// Options for a self-hosted server (soketi, Laravel Reverb, sockudo, pusher-fake, …).
+    /// A configuration for a self-hosted server (soketi, Laravel Reverb, sockudo, pusher-fake, …).
     public init(host: String, port: Int? = nil, useTLS: Bool = true, path: String = "") {
         self.init(endpoint: PusherEndpoint(host: host, port: port, useTLS: useTLS, path: path))
     }

@@ -53,28 +53,6 @@ extension Consumer {
         return run.next()
     }
 
-    /// Moves up to `maximum` buffered elements to the end of `elements` under one lock, without
-    /// suspending; returns how many. The consumer's iterator takes a run of events at once, so
-    /// that it does not contend for the lock with the producer once per event.
-    package func takeBuffered(upTo maximum: Int, into elements: inout [Element?]) -> Int {
-        // A run is at most a quarter of the limit: what the consumer holds in its run does not
-        // count against the limits any more, so a run must not double them.
-        let maximum = min(maximum, max(1, self.limit / 4))
-        var releases = false
-        let count = self.state.withLock { state in
-            Self.retireTaken(&state)
-            var count = 0
-            while count < maximum, let element = self.take(from: &state, releases: &releases) {
-                elements.append(element)
-                count += 1
-            }
-            if count > 0 { state.takes += 1 }
-            return count
-        }
-        if releases { self.gate?.release() }
-        return count
-    }
-
     /// The next element; nil at the end, or when the task is cancelled and nothing is buffered (a
     /// buffered element is still returned to a cancelled task: iterators check for cancellation
     /// themselves). Runs on the caller's executor, so taking a buffered element is a lock and no

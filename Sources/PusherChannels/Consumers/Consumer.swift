@@ -53,8 +53,8 @@ package final class Consumer<Element: Sendable>: Sendable {
         var end: End?
         /// Over the high-water mark (`pauseReading`): the buffer holds the flow gate.
         var holdsGate = false
-        /// Elements of the consumer's latest take of single elements (``next(isolation:)``,
-        /// ``takeBuffered(upTo:into:)``), and their bytes: it may still hold them.
+        /// Elements of the consumer's latest take of a single element (``next(isolation:)``), and
+        /// their bytes: it may still hold them.
         var taken: [Element] = []
         var takenBytes = 0
         /// Elements of its earlier takes and spent runs, which it has returned (it asked for more

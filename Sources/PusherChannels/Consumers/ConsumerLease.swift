@@ -3,8 +3,9 @@
 /// What an iterator holds of its ``Consumer``, shared by its copies: when the last one goes away (a
 /// loop left with `break`, an iterator dropped unread, which cancels nothing), the lease ends what
 /// the iterator had. A `registration` removes the consumer from its client; a `claim` (a loop over
-/// a ``ChannelSequence`` that a `withSubscription` scope holds, which keeps the registration) lets the next loop iterate, and
-/// gives the rest of its run back to the buffer, so that no element is lost between loops.
+/// a ``ChannelSequence`` that a `withSubscription` scope holds, which keeps the registration) lets
+/// the next loop iterate, and gives the rest of its run back to the buffer, so that no element is
+/// lost between loops.
 ///
 /// Not `Sendable`: the iterators that hold it are not either. It owns no synchronisation of its
 /// own: the consumer's lock makes both endings happen once.

@@ -8,8 +8,9 @@ import PusherCore
 /// again after every resubscription, then additions and removals).
 ///
 /// A sequence from ``PusherClient/events(on:named:authorization:buffering:)``,
-/// ``PusherClient/allEvents(buffering:)`` or ``PusherClient/presence(on:authorization:)`` subscribes
-/// when iterated: making the iterator registers a consumer (a `for try await` loop makes it at
+/// ``PusherClient/events(on:named:buffering:)``, ``PusherClient/allEvents(buffering:)``,
+/// ``PusherClient/userEvents(named:buffering:)`` or ``PusherClient/presence(on:authorization:)``
+/// subscribes when iterated: making the iterator registers a consumer (a `for try await` loop makes it at
 /// once), and the channel is subscribed on the server if nobody else listens to it yet. From then on
 /// nothing is missed, even before the first `next()`; a sequence that is never iterated registers
 /// nothing. When the iterating task is cancelled (the loop still gets the rest of the run its
@@ -50,8 +51,9 @@ public struct ChannelSequence<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Iterates one consumer. It takes buffered elements a run at a time: use one iterator in one
-    /// loop; a copy shares the consumer but repeats the elements the original had taken and not
-    /// returned yet.
+    /// loop. A copy shares the consumer; a copy of an iterator that registered its consumer also
+    /// repeats the elements the original had taken and not returned yet (one of a scope's sequence
+    /// shares the run instead).
     public struct AsyncIterator: AsyncIteratorProtocol {
         @usableFromInline var base: ConsumerIterator<Element>
 

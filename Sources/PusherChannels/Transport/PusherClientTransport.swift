@@ -2,7 +2,7 @@
 
 /// How a ``PusherClient`` reaches its server, for clients that should not open a WebSocket.
 ///
-/// A client made without one connects over a WebSocket (SwiftNIO, with the options' TLS settings).
+/// A client made without one connects over a WebSocket (SwiftNIO, with the configuration's TLS settings).
 /// Values of this type come from `PusherChannelsTesting`: `FakePusherServer.clientTransport`
 /// connects clients to that fake server in memory, so tests of code that uses a client need no
 /// socket. Pass one to ``PusherClient/init(key:configuration:clock:logger:transport:)``. The type is

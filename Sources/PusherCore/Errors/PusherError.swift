@@ -59,7 +59,7 @@ public struct PusherError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let encryptionUnavailable = Code(base: .encryptionUnavailable)
         /// `run()` was called on a client that is already running or has finished.
         public static let alreadyRunning = Code(base: .alreadyRunning)
-        /// The client options cannot form a valid connection URL, or an argument is not accepted
+        /// The client configuration cannot form a valid connection URL, or an argument is not accepted
         /// (such as a provided authorization for a channel that cannot take one).
         public static let invalidConfiguration = Code(base: .invalidConfiguration)
         /// The server sent a message larger than `PusherClientConfiguration.maximumMessageSize`. The client

@@ -45,31 +45,47 @@ struct ConsumerBufferRunTests {
         let tokens = (0..<count).map { _ in Token(size: size) }
         watched.watch(tokens)
         _ = buffer.deliver(contentsOf: tokens)
-        var taken: [Token?] = []
-        while buffer.takeBuffered(upTo: 128, into: &taken) > 0 {}
-        return (watched, taken.count)
+        // As an iterator takes them: run by run; the last, empty take hands the spent run back.
+        var run = ConsumerRun<Token>()
+        var taken = 0
+        while buffer.takeRun(into: &run) != nil {
+            taken += 1
+            while run.next() != nil { taken += 1 }
+        }
+        return (watched, taken)
     }
 
-    @Test("a run takes at most the number asked for, in order, and the rest stays buffered")
+    /// The elements of the next run `buffer` hands over (empty when nothing is buffered).
+    static func nextRun<Element>(of buffer: Consumer<Element>, into run: inout ConsumerRun<Element>) -> [Element] {
+        guard let first = buffer.takeRun(into: &run) else { return [] }
+        var elements = [first]
+        while let element = run.next() { elements.append(element) }
+        return elements
+    }
+
+    @Test("a run takes what is buffered, in order, up to the run length; the rest stays buffered")
     func runs() {
-        let buffer = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 100, whenFull: .fail))
+        let buffer = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 1_000, whenFull: .fail))
         _ = buffer.deliver(contentsOf: Array(1...5))
-        var taken: [Int?] = []
-        #expect(buffer.takeBuffered(upTo: 2, into: &taken) == 2)
-        #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 3)
-        #expect(buffer.takeBuffered(upTo: 10, into: &taken) == 0)
-        #expect(taken == [1, 2, 3, 4, 5])
+        var run = ConsumerRun<Int>()
+        #expect(Self.nextRun(of: buffer, into: &run) == [1, 2, 3, 4, 5])
+        #expect(Self.nextRun(of: buffer, into: &run) == [])
+        _ = buffer.deliver(contentsOf: Array(1...300))
+        #expect(Self.nextRun(of: buffer, into: &run) == Array(1...128))
+        #expect(Self.nextRun(of: buffer, into: &run) == Array(129...256))
+        #expect(Self.nextRun(of: buffer, into: &run) == Array(257...300))
     }
 
     @Test("a run is at most a quarter of the limit, so that what the consumer holds cannot double it")
     func runCap() {
         let buffer = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 8, whenFull: .fail))
         _ = buffer.deliver(contentsOf: Array(1...8))
-        var taken: [Int?] = []
-        #expect(buffer.takeBuffered(upTo: 128, into: &taken) == 2)
+        var run = ConsumerRun<Int>()
+        #expect(Self.nextRun(of: buffer, into: &run) == [1, 2])
         let tiny = Consumer<Int>(channel: "feed", policy: BufferingPolicy(limit: 1, whenFull: .fail))
         _ = tiny.deliver(contentsOf: [1])
-        #expect(tiny.takeBuffered(upTo: 128, into: &taken) == 1)
+        var tinyRun = ConsumerRun<Int>()
+        #expect(Self.nextRun(of: tiny, into: &tinyRun) == [1])
     }
 
     @Test("what the consumer took is let go of when the buffer ends, without another batch")
@@ -97,14 +113,13 @@ struct ConsumerBufferRunTests {
     func currentRunKept() {
         let buffer = Self.buffer()
         let watched = Self.deliverWatched(3, to: buffer)
-        var run: [Token?] = []
-        #expect(buffer.takeBuffered(upTo: 128, into: &run) == 3)
-        run = []
+        var run = ConsumerRun<Token>()
+        #expect(Self.nextRun(of: buffer, into: &run).count == 3)
         // The consumer has not asked for more: the producer's batch does not let go of its run.
         _ = buffer.deliver(contentsOf: [Token()])
         #expect(watched.alive == 3)
         // It asks for more (and gets the new token): its earlier run is the producer's now.
-        #expect(buffer.takeBuffered(upTo: 128, into: &run) == 1)
+        #expect(Self.nextRun(of: buffer, into: &run).count == 1)
         #expect(watched.alive == 3)
         _ = buffer.deliver(contentsOf: [Token()])
         #expect(watched.alive == 0)
@@ -115,10 +130,11 @@ struct ConsumerBufferRunTests {
         let buffer = Self.buffer()
         let watched = Self.deliverWatched(3, to: buffer)
         buffer.finish()
-        var run: [Token?] = []
-        #expect(buffer.takeBuffered(upTo: 128, into: &run) == 3)
+        var run = ConsumerRun<Token>()
+        #expect(Self.nextRun(of: buffer, into: &run).count == 3)
         #expect(watched.alive == 3)
-        run = []
+        // Asked for more: nothing is buffered, the buffer has ended, so the spent run is not kept.
+        #expect(Self.nextRun(of: buffer, into: &run).isEmpty)
         #expect(watched.alive == 0)
     }
 
@@ -159,7 +175,10 @@ struct ConsumerBufferRunTests {
         #expect(watched.alive > 0)
         #expect(watched.alive <= Consumer<Token>.takenLimit)
 
-        let large = Self.buffer()
+        // Runs of 2 (a quarter of the limit of 8; without a flow gate the buffer takes all 20).
+        let large = Consumer<Token>(channel: "feed", policy: BufferingPolicy(limit: 8, whenFull: .pauseReading)) {
+            $0.size
+        }
         let (watchedLarge, takenLarge) = Self.deliverAndDrop(20, size: 100_000, to: large)
         #expect(takenLarge == 20)
         #expect(watchedLarge.alive > 0)
