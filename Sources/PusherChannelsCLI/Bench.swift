@@ -131,20 +131,22 @@ struct Bench: AsyncParsableCommand {
         }
         let result: BenchResult
         if let channel = self.channel, let key = self.key {
-            var options: PusherClientConfiguration
+            var clientConfiguration: PusherClientConfiguration
             if let host = self.host {
-                options = PusherClientConfiguration(host: host, port: self.port, useTLS: self.tls)
+                clientConfiguration = PusherClientConfiguration(host: host, port: self.port, useTLS: self.tls)
             } else {
-                options = PusherClientConfiguration(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
-                options.endpoint.port = self.port
+                clientConfiguration = PusherClientConfiguration(
+                    endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
+                clientConfiguration.endpoint.port = self.port
             }
-            Output.error("bench: waiting for \(self.events) events on \(channel) at \(options.endpoint.host)")
-            result = try await self.measure(key: key, options: options, channels: [channel])
+            Output.error(
+                "bench: waiting for \(self.events) events on \(channel) at \(clientConfiguration.endpoint.host)")
+            result = try await self.measure(key: key, clientConfiguration: clientConfiguration, channels: [channel])
         } else if self.inProcess {
             Output.line("bench: \(self.scenario), load server in this process (its CPU and memory are included)")
             result = try await PusherLoadServer.withRunning(configuration: configuration) { server in
                 try await self.measure(
-                    key: "load", options: server.clientConfiguration(), channels: configuration.channels)
+                    key: "load", clientConfiguration: server.clientConfiguration(), channels: configuration.channels)
             }
         } else {
             Output.line("bench: \(self.scenario), load server in a child process")
@@ -153,11 +155,12 @@ struct Bench: AsyncParsableCommand {
             ]
             arguments += ["--channels", "\(self.channels)"] + (self.encrypted ? ["--encrypted"] : [])
             let server = try await LoadServerProcess.start(arguments: arguments)
-            var options = PusherClientConfiguration(host: "127.0.0.1", port: server.port, useTLS: false)
-            options.authorizer = PusherLoadServer.authorizer()
+            var clientConfiguration = PusherClientConfiguration(host: "127.0.0.1", port: server.port, useTLS: false)
+            clientConfiguration.authorizer = PusherLoadServer.authorizer()
             var measured: BenchResult
             do {
-                measured = try await self.measure(key: "load", options: options, channels: configuration.channels)
+                measured = try await self.measure(
+                    key: "load", clientConfiguration: clientConfiguration, channels: configuration.channels)
             } catch {
                 await server.stop()
                 throw error
@@ -198,15 +201,15 @@ struct Bench: AsyncParsableCommand {
 
     /// Connects one client, then consumes `events` events spread over `channels` (round-robin, as
     /// the load server sends them), one consumer task per channel.
-    private func measure(key: String, options: PusherClientConfiguration, channels: [String]) async throws
+    private func measure(key: String, clientConfiguration: PusherClientConfiguration, channels: [String]) async throws
         -> BenchResult
     {
-        var options = options
-        if let bufferLimit = self.bufferLimit { options.buffering.limit = bufferLimit }
+        var clientConfiguration = clientConfiguration
+        if let bufferLimit = self.bufferLimit { clientConfiguration.buffering.limit = bufferLimit }
         let events = self.events
         let started = BenchTracker.Mark.now()
         let tracker = BenchTracker(channels: channels.count)
-        let client = PusherClient(key: key, configuration: options)
+        let client = PusherClient(key: key, configuration: clientConfiguration)
         try await withRunningClient(client) { client in
             var states = client.connectionStates.makeAsyncIterator()
             while let state = await states.next() {
@@ -236,7 +239,7 @@ struct Bench: AsyncParsableCommand {
                             let quota = events / channels.count + (index < events % channels.count ? 1 : 0)
                             consumers.addTask {
                                 var received = 0
-                                // The client's buffering (flow control by default; see `options`).
+                                // The client's buffering (flow control by default; see `clientConfiguration`).
                                 for try await _ in client.events(on: channel) {
                                     if received == 0 { tracker.firstEventOfChannel() }
                                     received += 1

@@ -9,28 +9,28 @@ import Foundation
 #endif
 
 extension Listen {
-    /// The client options of this command line, with the secrets of `credentials`.
+    /// The client configuration of this command line, with the secrets of `credentials`.
     func clientConfiguration(_ credentials: ListenCredentials) throws(CLIError) -> PusherClientConfiguration {
-        var options: PusherClientConfiguration
+        var configuration: PusherClientConfiguration
         let endpoints = try self.hostEndpoints()
         if let first = endpoints.first {
-            options = PusherClientConfiguration(endpoint: first)
-            options.fallbackEndpoints = Array(endpoints.dropFirst())
+            configuration = PusherClientConfiguration(endpoint: first)
+            configuration.fallbackEndpoints = Array(endpoints.dropFirst())
         } else {
-            options = PusherClientConfiguration(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
-            options.endpoint.port = self.port
-            options.endpoint.path = self.path
+            configuration = PusherClientConfiguration(endpoint: .cluster(self.cluster ?? "mt1", useTLS: self.tls))
+            configuration.endpoint.port = self.port
+            configuration.endpoint.path = self.path
         }
         if let caFile {
             do {
-                try options.trustCertificateAuthorities(pemFile: caFile)
+                try configuration.trustCertificateAuthorities(pemFile: caFile)
             } catch {
                 throw CLIError("--ca-file: \(error.message)")
             }
         }
         // A bad --host, --cluster, --port or --path is a usage error, not a connection failure.
         do {
-            for endpoint in [options.endpoint] + options.fallbackEndpoints {
+            for endpoint in [configuration.endpoint] + configuration.fallbackEndpoints {
                 _ = try endpoint.url(key: self.key, client: "pusher-channels", version: "0")
             }
         } catch {
@@ -38,12 +38,12 @@ extension Listen {
         }
         var headers: [HeaderLine] = []
         for line in self.upgradeHeaders { headers.append(try Self.upgradeHeader(line)) }
-        options.headers = HeaderLine.dictionary(headers)
-        options.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
-        options.proxy = try self.proxySetting()
-        options.authorizer = self.authorizer(credentials)
-        options.userAuthenticator = self.userAuthenticator(credentials)
-        return options
+        configuration.headers = HeaderLine.dictionary(headers)
+        configuration.buffering = BufferingPolicy(limit: self.bufferLimit, whenFull: self.whenFull.policy)
+        configuration.proxy = try self.proxySetting()
+        configuration.authorizer = self.authorizer(credentials)
+        configuration.userAuthenticator = self.userAuthenticator(credentials)
+        return configuration
     }
 
     func authorizer(_ credentials: ListenCredentials) -> ChannelAuthorizer? {

@@ -208,11 +208,11 @@ struct Listen: AsyncParsableCommand {
         // Writing to a closed pipe must fail with EPIPE (and end the run cleanly), not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let channels: [String]
-        let options: PusherClientConfiguration
+        let clientConfiguration: PusherClientConfiguration
         do throws(CLIError) {
             channels = try ChannelsFile.merging(self.channels, withFile: self.channelsFile)
             let credentials = try ListenCredentials(self, environment: ProcessInfo.processInfo.environment)
-            options = try self.clientConfiguration(credentials)
+            clientConfiguration = try self.clientConfiguration(credentials)
         } catch {
             throw ValidationError(error.description)
         }
@@ -224,7 +224,7 @@ struct Listen: AsyncParsableCommand {
         )
         for warning in warnings { Output.error(warning) }
 
-        let subscribable = Self.subscribable(channels, hasAuthorizer: options.authorizer != nil)
+        let subscribable = Self.subscribable(channels, hasAuthorizer: clientConfiguration.authorizer != nil)
         if subscribable.isEmpty && !self.signIn {
             Output.error("every channel failed")
             throw ExitStatus.everyChannelFailed
@@ -234,7 +234,7 @@ struct Listen: AsyncParsableCommand {
         output.watchForHangUp()
         let signals = await SignalWatcher.start()
         let clock = ContinuousClock()
-        let client = PusherClient(key: self.key, configuration: options, clock: clock)
+        let client = PusherClient(key: self.key, configuration: clientConfiguration, clock: clock)
         let session = ListenSession(
             client: client,
             output: output,
@@ -245,7 +245,7 @@ struct Listen: AsyncParsableCommand {
             quiet: self.quiet,
             signIn: self.signIn,
             clock: clock,
-            backoff: options.backoff
+            backoff: clientConfiguration.backoff
         )
         // `withRunningClient` closes the connection with a normal close frame when the body returns.
         let outcome = try await withRunningClient(client) { _ in try await session.run() }

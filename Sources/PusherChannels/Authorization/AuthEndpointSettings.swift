@@ -2,7 +2,7 @@
 
 import NIOSSL
 
-/// What the package's auth endpoint calls take from the options of the client that asks: its TLS
+/// What the package's auth endpoint calls take from the configuration of the client that asks: its TLS
 /// trust and its proxy setting, so that they reach the endpoint the way the WebSocket reaches the
 /// server.
 struct AuthEndpointSettings: Sendable {
@@ -16,7 +16,7 @@ struct AuthEndpointSettings: Sendable {
         self.proxy = proxy
     }
 
-    init(_ options: PusherClientConfiguration) {
-        self.init(tlsConfiguration: options.tlsConfiguration, proxy: options.proxy)
+    init(_ configuration: PusherClientConfiguration) {
+        self.init(tlsConfiguration: configuration.tlsConfiguration, proxy: configuration.proxy)
     }
 }

@@ -16,7 +16,7 @@ extension ClientDriver {
     /// Opens a connection for the engine: chooses the endpoint and asks the run loop for the
     /// connection's task.
     mutating func openConnection(generation: Generation) {
-        // `connect()` checked the options before the engine asked for a socket.
+        // `connect()` checked the configuration before the engine asked for a socket.
         guard let next = self.nextEndpoint() else { return }
         let handle = ConnectionHandle(endpoint: next.endpoint, commands: self.commands)
         self.connections[generation] = handle

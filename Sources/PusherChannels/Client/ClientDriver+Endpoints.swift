@@ -4,14 +4,14 @@ import Logging
 import PusherCore
 
 extension ClientDriver {
-    /// The endpoints of `options` with their URLs, or why the options are invalid or cannot form a URL.
+    /// The endpoints of `configuration` with their URLs, or why the configuration are invalid or cannot form a URL.
     static func endpointRotation(
-        options: PusherClientConfiguration, key: String
+        configuration: PusherClientConfiguration, key: String
     ) -> Result<EndpointRotation<ConnectionEndpoint>, PusherError> {
         Result { () throws(PusherError) in
-            try options.validate()
-            let first = try ConnectionEndpoint(options.endpoint, key: key)
-            let fallbacks = try options.fallbackEndpoints.map { endpoint throws(PusherError) in
+            try configuration.validate()
+            let first = try ConnectionEndpoint(configuration.endpoint, key: key)
+            let fallbacks = try configuration.fallbackEndpoints.map { endpoint throws(PusherError) in
                 try ConnectionEndpoint(endpoint, key: key)
             }
             return EndpointRotation(first: first, fallbacks: fallbacks)

@@ -29,11 +29,11 @@ struct ClientDriver: Sendable {
         var deadline: Duration?
     }
 
-    /// The application key: the options', or the last `switchEndpoint`'s.
+    /// The application key: the configuration', or the last `switchEndpoint`'s.
     var key: String
-    /// The authorizer: the options', or the last `switchEndpoint`'s.
+    /// The authorizer: the configuration', or the last `switchEndpoint`'s.
     var authorizer: ChannelAuthorizer?
-    let options: PusherClientConfiguration
+    let configuration: PusherClientConfiguration
     let clock: ClockAdapter
     let logger: Logger?
     /// Work for the run loop: child tasks to start, the end of the run.
@@ -41,11 +41,11 @@ struct ClientDriver: Sendable {
     /// Closed while a consumer with the `pauseReading` policy is over its limits: sockets pause
     /// reading at it (flow control, see ``BufferingPolicy``).
     let flowGate: FlowGate
-    /// The endpoints of the options with their URLs, or why the options cannot form one or are
+    /// The endpoints of the configuration with their URLs, or why the configuration cannot form one or are
     /// invalid (checked before every connect).
     let configuredEndpoints: Result<EndpointRotation<ConnectionEndpoint>, PusherError>
-    /// The endpoints (the options', or those of the last `switchEndpoint`) and which one the next
-    /// attempt goes to; nil when the options are invalid.
+    /// The endpoints (the configuration', or those of the last `switchEndpoint`) and which one the next
+    /// attempt goes to; nil when the configuration are invalid.
     var endpointRotation: EndpointRotation<ConnectionEndpoint>?
     var runPhase = RunPhase.idle
     /// Every protocol decision is the engine's; the driver performs its actions.
@@ -92,46 +92,48 @@ struct ClientDriver: Sendable {
     var publishedUser = UserState.signedOut
 
     init(
-        key: String, options: PusherClientConfiguration, clock: ClockAdapter, logger: Logger?, recordsMetrics: Bool,
+        key: String, configuration: PusherClientConfiguration, clock: ClockAdapter, logger: Logger?,
+        recordsMetrics: Bool,
         commands: AsyncStream<Command>.Continuation
     ) {
         self.key = key
-        self.authorizer = options.authorizer
-        self.options = options
+        self.authorizer = configuration.authorizer
+        self.configuration = configuration
         self.clock = clock
         self.logger = logger
         self.commands = commands
         self.flowGate = FlowGate()
-        let configuredEndpoints = Self.endpointRotation(options: options, key: key)
+        let configuredEndpoints = Self.endpointRotation(configuration: configuration, key: key)
         self.configuredEndpoints = configuredEndpoints
         self.endpointRotation = try? configuredEndpoints.get()
         self.engine = ClientEngine(
             configuration: ClientEngine.Configuration(
-                connection: options.stateMachineConfiguration,
-                hasAuthorizer: options.authorizer != nil,
+                connection: configuration.stateMachineConfiguration,
+                hasAuthorizer: configuration.authorizer != nil,
                 encryptionAvailable: SecretBox.isAvailable,
-                clientEventRateLimit: options.clientEventRateLimit,
-                clientEventQueueLimit: options.clientEventQueueLimit,
-                maximumPresenceMembers: options.maximumPresenceMembers,
-                maximumPresenceBytes: options.maximumPresenceBytes,
-                maximumHeldEncryptedEvents: options.maximumHeldEncryptedEvents,
-                maximumHeldEncryptedBytes: options.maximumHeldEncryptedBytes,
-                keyReloadInterval: options.keyReloadInterval,
-                authorizationTimeout: options.authorizationTimeout,
+                clientEventRateLimit: configuration.clientEventRateLimit,
+                clientEventQueueLimit: configuration.clientEventQueueLimit,
+                maximumPresenceMembers: configuration.maximumPresenceMembers,
+                maximumPresenceBytes: configuration.maximumPresenceBytes,
+                maximumHeldEncryptedEvents: configuration.maximumHeldEncryptedEvents,
+                maximumHeldEncryptedBytes: configuration.maximumHeldEncryptedBytes,
+                keyReloadInterval: configuration.keyReloadInterval,
+                authorizationTimeout: configuration.authorizationTimeout,
                 open: { message, key in EncryptedPayload.open(message, key: key) },
                 key: { secret in EncryptedPayload.key(fromSharedSecret: secret) },
-                localAuthorization: options.authorizer?.local,
-                subscriptionRetry: options.subscriptionRetry,
+                localAuthorization: configuration.authorizer?.local,
+                subscriptionRetry: configuration.subscriptionRetry,
                 randomSeed: .random(in: 0...UInt64.max)
             )
         )
-        self.engine.endpointsChanged(count: 1 + options.fallbackEndpoints.count)
-        self.metrics = recordsMetrics ? ClientMetrics(includesChannelLabel: options.metrics.includesChannelLabel) : nil
+        self.engine.endpointsChanged(count: 1 + configuration.fallbackEndpoints.count)
+        self.metrics =
+            recordsMetrics ? ClientMetrics(includesChannelLabel: configuration.metrics.includesChannelLabel) : nil
     }
 
     /// The endpoint of the latest connection attempt (see `PusherClient.currentEndpoint`).
     var currentEndpoint: PusherEndpoint {
-        self.endpointRotation?.current.endpoint ?? self.options.endpoint
+        self.endpointRotation?.current.endpoint ?? self.configuration.endpoint
     }
 
     /// How many consumers are registered for events of `channel` (or of the user's events).

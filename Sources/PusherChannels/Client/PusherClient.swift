@@ -90,15 +90,14 @@ public actor PusherClient: Service {
     )
     where C.Duration == Duration {
         self.configuration = configuration
-        let options = configuration
         self.clock = ClockAdapter(clock)
         self.logger = logger
         self.transport = transport
         (self.commandStream, self.commands) = AsyncStream.makeStream()
         // The metrics backend's factory makes the fixed instruments here, outside any lock.
-        self.metricsRecorder = MetricsRecorder(options: options.metrics)
+        self.metricsRecorder = MetricsRecorder(metrics: configuration.metrics)
         let driver = ClientDriver(
-            key: key, options: options, clock: self.clock, logger: logger,
+            key: key, configuration: configuration, clock: self.clock, logger: logger,
             recordsMetrics: self.metricsRecorder != nil, commands: self.commands)
         self.timerAlarm = driver.timerAlarm
         self.flowGate = driver.flowGate

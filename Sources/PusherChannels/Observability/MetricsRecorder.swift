@@ -24,14 +24,14 @@ struct MetricsRecorder: Sendable {
     private let connected: Meter
     private let subscriptions: Meter
 
-    /// The recorder of a client with `options`, or nil when no metrics backend is bootstrapped (then
+    /// The recorder of a client with these `metrics` settings, or nil when no metrics backend is bootstrapped (then
     /// the client records nothing at all). Made when the client is: the factory runs outside any lock.
-    init?(options: PusherClientConfiguration.Metrics) {
-        let factory = options.factory ?? MetricsSystem.factory
+    init?(metrics: PusherClientConfiguration.Metrics) {
+        let factory = metrics.factory ?? MetricsSystem.factory
         if factory is NOOPMetricsHandler { return nil }
         self.factory = factory
         self.eventsReceived = Counter(label: "pusher_events_received_total", factory: factory)
-        if options.includesChannelLabel {
+        if metrics.includesChannelLabel {
             (self.eventsDelivered, self.eventsDropped, self.consumersFailed) = (nil, nil, nil)
         } else {
             self.eventsDelivered = Counter(label: "pusher_events_delivered_total", factory: factory)

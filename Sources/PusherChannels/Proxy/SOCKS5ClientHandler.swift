@@ -111,7 +111,7 @@ final class SOCKS5ClientHandler: ChannelInboundHandler, RemovableChannelHandler 
             self.sendRequest(context: context)
         case 0x02 where self.proxy.username != nil:
             self.state = .awaitingAuthentication
-            // Both at most 255 bytes: checked with the options (PusherProxy.problem).
+            // Both at most 255 bytes: checked with the configuration (PusherProxy.problem).
             let username = Array((self.proxy.username ?? "").utf8)
             let password = Array((self.proxy.password ?? "").utf8)
             self.send(
