@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PusherChannels
+import PusherTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -88,14 +89,11 @@ extension CLITests {
         #expect(idle.allSatisfy { $0.isOpen }, "a connection under the cap was closed")
         await idle.removeLast().close()
         // The server sees that close a moment later; until then a new connection is over the cap.
-        var status: UInt?
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(5))
-        while status == nil && clock.now < deadline {
-            status = try? await self.postWebhook(port: port, body: Self.validWebhook)
-            if status == nil { try await Task.sleep(for: .milliseconds(50)) }
+        let status = try await poll(within: .seconds(5)) {
+            try? await self.postWebhook(port: port, body: Self.validWebhook)
         }
         #expect(status == 200)
+        let clock = ContinuousClock()
         // SIGTERM closes the 63 open connections at once (not at their 10 s deadline) and exits.
         let stop = clock.now
         cli.send(signal: SIGTERM)
@@ -132,13 +130,11 @@ extension CLITests {
             senders.append(connection)
         }
         // 8 MiB hold 8 bodies of 1,000,000 bytes and part of a 9th: at most 9 hold, 51 or more are refused.
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(5))
-        var refused = senders.filter { !$0.isOpen }
-        while refused.count + resetAtConnect < 51 && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            refused = senders.filter { !$0.isOpen }
-        }
+        let refused =
+            try await poll(within: .seconds(5)) { () async -> [RawTCPConnection]? in
+                let refused = senders.filter { !$0.isOpen }
+                return refused.count + resetAtConnect >= 51 ? refused : nil
+            } ?? senders.filter { !$0.isOpen }
         #expect(refused.count + resetAtConnect >= 51, "\(refused.count) + \(resetAtConnect) of 60 were refused")
         // What a refused sender read before the close (its unread body may reset the connection).
         for sender in refused where !sender.receivedText.isEmpty {
@@ -198,11 +194,8 @@ extension CLITests {
                 ["webhooks", "--port", "\(port)", "--key", Self.webhookKey, "--secret", Self.secret],
                 readsErrors: false)
             // Up when a request is answered: its "listening" line could not be written.
-            var status: UInt?
-            let deadline = clock.now.advanced(by: .seconds(10))
-            while status == nil && clock.now < deadline {
-                status = try? await self.postWebhook(port: port, body: Self.validWebhook, secret: "wrong-secret")
-                if status == nil { try await Task.sleep(for: .milliseconds(100)) }
+            let status = try await poll(within: .seconds(10), every: .milliseconds(100)) {
+                try? await self.postWebhook(port: port, body: Self.validWebhook, secret: "wrong-secret")
             }
             if status == 401 { started = (cli, port) } else { cli.send(signal: SIGKILL) }
         }
