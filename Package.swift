@@ -208,6 +208,7 @@ let package = Package(
                 "PusherCrypto",
                 "PusherChannels",
                 "PusherChannelsTesting",
+                "PusherTestSupport",
                 // A loopback HTTP server for the error, timeout and wire tests; metrics and spans as a
                 // backend sees them.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -235,6 +236,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PusherTestSupport"
         ),

@@ -6,6 +6,7 @@ import MetricsTestKit
 import NIOConcurrencyHelpers
 import NIOHTTP1
 import PusherChannelsServer
+import PusherTestSupport
 import Testing
 import Tracing
 
@@ -116,7 +117,11 @@ struct ObservabilityTests {
     @Test("a given logger hears each call at debug level, without data or secret")
     func logging() async throws {
         let recorded = NIOLockedValueBox<[String]>([])
-        var logger = Logger(label: "test") { _ in RecordingLogHandler(recorded: recorded) }
+        var logger = Logger(label: "test") { _ in
+            ClosureLogHandler { event, _ in
+                recorded.withLockedValue { $0.append("\(event.level) \(event.message) \(event.metadata ?? [:])") }
+            }
+        }
         logger.logLevel = .trace
         let transport = RecordingTransport()
         let server = try Self.server(transport: transport, logger: logger)
@@ -166,21 +171,5 @@ struct FailingTransport: PusherHTTPTransport {
         _ request: SignedRequest, headers: HTTPHeaders, timeout: Duration
     ) async throws(PusherServerError) -> PusherHTTPResponse {
         throw self.error
-    }
-}
-
-/// Records every log message with its metadata.
-struct RecordingLogHandler: LogHandler {
-    let recorded: NIOLockedValueBox<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { self.metadata[key] }
-        set { self.metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        self.recorded.withLockedValue { $0.append("\(event.level) \(event.message) \(event.metadata ?? [:])") }
     }
 }

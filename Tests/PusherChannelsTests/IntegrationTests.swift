@@ -4,6 +4,7 @@ import Logging
 import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -36,7 +37,7 @@ struct IntegrationTests {
     @Test("logs only through the given logger; payloads and socket data never above trace")
     func loggingPolicy() async throws {
         let records = LogRecords()
-        var logger = Logger(label: "pusher-test", factory: { _ in CapturingLogHandler(records: records) })
+        var logger = Logger(label: "pusher-test", factory: { _ in records.handler })
         logger.logLevel = .trace
         try await FakePusherServer.withRunning { server in
             let client = PusherClient(
@@ -63,7 +64,7 @@ struct IntegrationTests {
     @Test("encrypted channels: keys and plaintext are never logged, not even at trace, through a key reload")
     func encryptionSecretsNeverLogged() async throws {
         let records = LogRecords()
-        var logger = Logger(label: "pusher-test", factory: { _ in CapturingLogHandler(records: records) })
+        var logger = Logger(label: "pusher-test", factory: { _ in records.handler })
         logger.logLevel = .trace
         let masterKey = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
         let rotated = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8="
@@ -111,21 +112,15 @@ final class LogRecords: Sendable {
     func append(_ record: Record) { self.records.withLockedValue { $0.append(record) } }
 }
 
-struct CapturingLogHandler: LogHandler {
-    let records: LogRecords
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { self.metadata[key] }
-        set { self.metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        var merged: [String: String] = [:]
-        for (key, value) in self.metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            merged[key] = "\(value)"
+extension LogRecords {
+    /// A log handler that captures every line here, with the logger's metadata merged in.
+    var handler: ClosureLogHandler {
+        ClosureLogHandler { event, metadata in
+            var merged: [String: String] = [:]
+            for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+                merged[key] = "\(value)"
+            }
+            self.append(.init(level: event.level, message: "\(event.message)", metadata: merged))
         }
-        self.records.append(.init(level: event.level, message: "\(event.message)", metadata: merged))
     }
 }

@@ -15,7 +15,7 @@ import Testing
 struct SecretLeakTests {
 
     func logger(_ records: LogRecords) -> Logger {
-        var logger = Logger(label: "secret-scan", factory: { _ in CapturingLogHandler(records: records) })
+        var logger = Logger(label: "secret-scan", factory: { _ in records.handler })
         logger.logLevel = .trace
         return logger
     }

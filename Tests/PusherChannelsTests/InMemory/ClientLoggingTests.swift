@@ -12,7 +12,7 @@ struct ClientLoggingTests {
     static let secret = "logging-app-secret"
 
     static func logger(_ records: LogRecords) -> Logger {
-        var logger = Logger(label: "client-logging", factory: { _ in CapturingLogHandler(records: records) })
+        var logger = Logger(label: "client-logging", factory: { _ in records.handler })
         logger.logLevel = .trace
         return logger
     }

@@ -6,6 +6,7 @@ import MetricsTestKit
 import NIOConcurrencyHelpers
 import PusherChannels
 import PusherChannelsTesting
+import PusherTestSupport
 import Testing
 
 /// A user's log handler or metrics backend may call back into the client: the client tells them
@@ -15,7 +16,11 @@ struct ReentrantObserverTests {
     @Test("a log handler and a metrics backend that read the client from inside their handlers work")
     func callingBack() async throws {
         let calls = ClientCallbacks()
-        var logger = Logger(label: "reentrant", factory: { _ in CallingBackLogHandler(calls: calls) })
+        var logger = Logger(
+            label: "reentrant",
+            factory: { _ in
+                ClosureLogHandler { _, _ in calls.callBack(fromLog: true) }
+            })
         logger.logLevel = .trace
         let metrics = TestMetrics()
         try await FakePusherServer.withInMemory { server in
@@ -67,21 +72,6 @@ final class ClientCallbacks: Sendable {
             state.keys.insert(key)
             if fromLog { state.logLines += 1 } else { state.counterIncrements += 1 }
         }
-    }
-}
-
-struct CallingBackLogHandler: LogHandler {
-    let calls: ClientCallbacks
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { self.metadata[key] }
-        set { self.metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        self.calls.callBack(fromLog: true)
     }
 }
 

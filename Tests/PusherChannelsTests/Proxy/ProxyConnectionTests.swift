@@ -30,7 +30,7 @@ struct ProxyConnectionTests {
                 options.proxy = .proxy(try PusherProxy(url: proxyURL(proxy)))
                 configure(&options)
                 let clock = VirtualClock()
-                var logger = Logger(label: "proxy-test", factory: { _ in CapturingLogHandler(records: records) })
+                var logger = Logger(label: "proxy-test", factory: { _ in records.handler })
                 logger.logLevel = .trace
                 let client = PusherClient(key: server.appKey, configuration: options, clock: clock, logger: logger)
                 try await withRunningClient(client) { client in
