@@ -13,16 +13,6 @@ struct ConsumerRunTests {
         #"{"event":"e","channel":"\#(channel)","data":"\#(index)"}"#
     }
 
-    static func succeeded(_ channel: String) -> String {
-        #"{"event":"pusher_internal:subscription_succeeded","channel":"\#(channel)","data":"{}"}"#
-    }
-
-    /// Sends `pusher:ping` and waits for the pong: every frame sent before has been handled.
-    static func roundTrip(_ peer: InMemoryPeer) async {
-        peer.send(#"{"event":"pusher:ping","data":{}}"#)
-        _ = await peer.nextMessage(named: "pusher:pong")
-    }
-
     @Test("a notification sequence takes its backlog in runs, in order, and loses nothing")
     func notificationsInRuns() async throws {
         try await withInMemoryClient { harness in
@@ -30,8 +20,8 @@ struct ConsumerRunTests {
             let channels = (0..<200).map { "room-\($0)" }
             var outcomes = harness.client.subscriptionEvents().makeAsyncIterator()
             let events = harness.client.events(on: channels).makeAsyncIterator()
-            for channel in channels { peer.send(Self.succeeded(channel)) }
-            await Self.roundTrip(peer)
+            for channel in channels { peer.send(RegistrationTests.succeeded(channel)) }
+            await RegistrationTests.roundTrip(peer)
             var confirmed: [String] = []
             while confirmed.count < channels.count, let outcome = await outcomes.next() {
                 if case .succeeded(let channel, _, _) = outcome { confirmed.append(channel) }
@@ -48,9 +38,9 @@ struct ConsumerRunTests {
         try await withInMemoryClient { harness in
             let peer = await harness.established()
             try await harness.client.withSubscription(to: "feed", waitsForConfirmation: false) { feed in
-                peer.send(Self.succeeded("feed"))
+                peer.send(RegistrationTests.succeeded("feed"))
                 for index in 0..<300 { peer.send(Self.event(index, on: "feed")) }
-                await Self.roundTrip(peer)
+                await RegistrationTests.roundTrip(peer)
                 var events = feed.makeAsyncIterator()
                 var received: [String] = []
                 while received.count < 300, let event = try await events.next() { received.append(event.data) }
@@ -66,9 +56,9 @@ struct ConsumerRunTests {
         try await withInMemoryClient { harness in
             let peer = await harness.established()
             try await harness.client.withSubscription(to: "feed", waitsForConfirmation: false) { feed in
-                peer.send(Self.succeeded("feed"))
+                peer.send(RegistrationTests.succeeded("feed"))
                 for index in 0..<10 { peer.send(Self.event(index, on: "feed")) }
-                await Self.roundTrip(peer)
+                await RegistrationTests.roundTrip(peer)
                 var first: [String] = []
                 for try await event in feed {
                     first.append(event.data)
@@ -90,9 +80,9 @@ struct ConsumerRunTests {
         try await withInMemoryClient { harness in
             let peer = await harness.established()
             try await harness.client.withSubscription(to: "feed", waitsForConfirmation: false) { feed in
-                peer.send(Self.succeeded("feed"))
+                peer.send(RegistrationTests.succeeded("feed"))
                 for index in 0..<5 { peer.send(Self.event(index, on: "feed")) }
-                await Self.roundTrip(peer)
+                await RegistrationTests.roundTrip(peer)
                 let cancelled = Task {
                     var events = feed.makeAsyncIterator()
                     let first = try await events.next()?.data
